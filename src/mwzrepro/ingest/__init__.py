@@ -1,0 +1,15 @@
+"""Readers, one per source format, that turn raw MultiWOZ files into the canonical tables of
+:mod:`mwzrepro.schemas` (dialogues, turns, spans, acts, states, booked, goals).
+
+* :mod:`mwzrepro.ingest.convlab`: MultiWOZ 2.0/2.1 in the ConvLab layout (``log`` with
+  ``text``, ``metadata``, ``dialog_act``, ``span_info`` word spans).
+* :mod:`mwzrepro.ingest.sgd22`: official MultiWOZ 2.2 (schema-guided ``turns``/``frames``,
+  character spans, ``dialog_acts.json``).
+"""
+
+#: Names of the canonical tables every reader returns, in a fixed order.
+CANONICAL_TABLES = ("dialogues", "turns", "spans", "acts", "states", "booked", "goals")
+
+
+class IngestError(ValueError):
+    """Malformed source data; the message names the file, dialogue and turn."""
