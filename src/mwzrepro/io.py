@@ -19,11 +19,12 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.schemas import TABLES, arrow_schema, validate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "atomic_path",
@@ -75,6 +76,7 @@ def write_table(
     Raises:
         mwzrepro.schemas.SchemaError: ``df`` does not match the table.
     """
+    import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
 

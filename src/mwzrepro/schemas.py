@@ -19,31 +19,37 @@ Conventions shared by all tables:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
-import pyarrow as pa
+from mwzrepro.errors import SchemaError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 __all__ = ["Column", "TableSpec", "TABLES", "SchemaError", "validate", "arrow_schema"]
 
 
-class SchemaError(ValueError):
-    """A DataFrame does not have the columns, types or key its table declares."""
+#: Logical column types (their Arrow storage types are given by :func:`arrow_schema`).
+_TYPES = ("string", "int32", "int64", "float64", "bool", "list<string>")
 
 
-#: Logical column types and their Arrow storage types.
-_ARROW_TYPES: dict[str, pa.DataType] = {
-    "string": pa.string(),
-    "int32": pa.int32(),
-    "int64": pa.int64(),
-    "float64": pa.float64(),
-    "bool": pa.bool_(),
-    "list<string>": pa.list_(pa.string()),
-}
+def _arrow_type(name: str) -> pa.DataType:
+    import pyarrow as pa
+
+    return {
+        "string": pa.string(),
+        "int32": pa.int32(),
+        "int64": pa.int64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+        "list<string>": pa.list_(pa.string()),
+    }[name]
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column: logical type (a key of ``_ARROW_TYPES``), nullability and meaning."""
+    """One column: logical type (one of ``_TYPES``), nullability and meaning."""
 
     type: str
     doc: str
@@ -62,7 +68,7 @@ class TableSpec:
     extra_ok: bool = field(default=False)
 
 
-def _spec(name: str, doc: str, key: tuple[str, ...], **columns: Column) -> TableSpec:
+def _spec(name: str, doc: str, key: tuple[str, ...], /, **columns: Column) -> TableSpec:
     return TableSpec(name=name, doc=doc, columns=dict(columns), key=key)
 
 
@@ -125,8 +131,8 @@ TABLES: dict[str, TableSpec] = {
             "states",
             "Belief state after each user turn, long format: one row per filled slot. Slot "
             "names are the spec-dst-metrics §2.2 canonical names ('leaveat', 'book people'). "
-            "Values verbatim; the empty markers '' and 'not mentioned' are dropped on ingest, "
-            "'none' and 'dontcare' are kept. position keeps the source's domain/slot order "
+            "Values verbatim; the empty markers '', 'not mentioned' and 'none' are dropped on "
+            "ingest, 'dontcare' (and its spellings) is kept. position keeps the source's domain/slot order "
             "(the reference evaluator's domain estimation depends on it).",
             ("dialogue_id", "turn", "domain", "slot"),
             dialogue_id=_DID,
@@ -191,14 +197,151 @@ TABLES: dict[str, TableSpec] = {
             expected_turns=Column("int32", "system turns in the test set"),
             predicted_turns=Column("int32", "system turns in the prediction file (0 = missing)"),
         ),
+        # --- tables: spine (bleu, tables) ---
+        _spec(
+            "scores",
+            "Corpus-level numbers of one (metric family, version, system), long format. "
+            "value is in the metric's own unit (BLEU 0-100; rates as percentages; counts as "
+            "plain numbers); signature records every setting behind it.",
+            ("system", "version", "metric", "setting", "key"),
+            system=Column("string", "system name (prediction file stem), or 'oracle'"),
+            version=Column("string", "dataset version of the references/goals, e.g. mwz21"),
+            metric=Column("string", "e.g. 'bleu', 'inform', 'success', 'dialogues'"),
+            setting=Column("string", "e.g. 'standard', 'optimistic'; '' if not applicable"),
+            key=Column("string", "'total' or a domain/sub-key"),
+            value=Column("float64", "the number"),
+            signature=Column("string", "Signature.format() of the number"),
+        ),
+        # --- tables: standard evaluation ---
+        _spec(
+            "eval_goals",
+            "User goals in the reference evaluator's structure (spec-standard-evaluation §5.2), "
+            "derived from the goals table. kind: informable (normalized slot name and value), "
+            "requestable (unified name PHONE/ADDRESS/POST/REFERENCE/TRAINID in slot, value ''), "
+            "booking (raw slot/value), present (marker row of a domain with no other rows).",
+            ("dialogue_id", "domain", "kind", "position"),
+            dialogue_id=_DID,
+            domain=Column("string", "goal domain"),
+            kind=Column("string", "informable, requestable, booking or present"),
+            position=Column("int32", "order within (dialogue, domain, kind)"),
+            slot=Column("string", "slot name (informable: normalized, e.g. 'arrive')"),
+            value=Column("string", "value (informable: normalized per §4.2)"),
+        ),
+        _spec(
+            "booked_domains",
+            "Domains (taxi excluded) with a completed booking at each system turn, from the "
+            "booked table (spec-standard-evaluation §5.3); one row per system turn.",
+            ("dialogue_id", "turn"),
+            dialogue_id=_DID,
+            turn=Column("int32", "system-turn index"),
+            domains=Column("list<string>", "booked domains in metadata order"),
+        ),
+        _spec(
+            "gold_states",
+            "Gold dialogue state of each system turn in the reference evaluator's normalized "
+            "form (§4, §5.4): the state after the preceding user turn, dontcare slots dropped, "
+            "slot names like 'bookpeople', 'arrive', domain/slot order as in the source.",
+            ("dialogue_id", "turn"),
+            dialogue_id=_DID,
+            turn=Column("int32", "system-turn index"),
+            state_json=Column("string", "normalized state as compact JSON (key order kept)"),
+        ),
+        _spec(
+            "turn_domains",
+            "Ground-truth active domains of each system turn (DAMD turn-domain heuristic on "
+            "the corpus states and system acts; the optimistic setting, §10 item 3).",
+            ("dialogue_id", "turn"),
+            dialogue_id=_DID,
+            turn=Column("int32", "system-turn index"),
+            domains=Column("list<string>", "turn domains"),
+        ),
+        _spec(
+            "success_dialogues",
+            "Inform and Success of one system per dialogue and goal domain ('total' = all "
+            "domains), per setting (spec-standard-evaluation §9-§10). Signatures in metadata.",
+            ("setting", "dialogue_id", "domain"),
+            setting=Column("string", "standard or optimistic"),
+            dialogue_id=_DID,
+            domain=Column("string", "goal domain or 'total'"),
+            inform=Column("bool", "the domain's venues match the goal (Inform)"),
+            success=Column("bool", "Inform on all domains and every requested slot given"),
+        ),
+        # --- tables: dst ---
+        _spec(
+            "dst_turns",
+            "Per-turn DST outcomes of one scored run (spec-dst-metrics §3-§7): exact and local "
+            "match, FGA kind and distance, wrong slots, AGA counts. Corpus figures and "
+            "signatures are in the file metadata. -1 marks a count unknown for flag input.",
+            ("dialogue_id", "turn"),
+            dialogue_id=_DID,
+            turn=Column("int32", "user-turn index t"),
+            exact=Column("bool", "B_t = B'_t after rewriting (§3)"),
+            local=Column("bool", "local-match test LM or LM_flag (undefined at t = 0: False)"),
+            kind=Column("string", "EXACT, TYPE1 or TYPE2 (§6.3)"),
+            x=Column("float64", "TYPE2 distance t - t_err (inf only for paper_literal)", True),
+            n_wrong=Column("int32", "|W_t|: slots wrong of 30 (SA_t = 1 - n_wrong/30)"),
+            gold_slots=Column("int32", "|N_t|: non-empty gold slots (-1 unknown)"),
+            hits=Column("int32", "|N_t ∩ B'_t| (-1 unknown)"),
+            union=Column("int32", "|N_t ∪ B'_t| (-1 unknown, flag input)"),
+            rewrites=Column("int32", "predicted values rewritten to the gold spelling (§2.7)"),
+        ),
+        # --- tables: annotation consistency ---
+        _spec(
+            "states_corrected",
+            "Corrected belief states B'_t (spec-annotation-consistency §6): the columns of "
+            "'states' plus provenance. alternatives holds the merged detection list (§6.4).",
+            ("dialogue_id", "turn", "domain", "slot"),
+            dialogue_id=_DID,
+            turn=Column("int32", "user-turn index t"),
+            domain=Column("string", "lowercase domain"),
+            slot=Column("string", "canonical slot name"),
+            value=Column("string", "primary value"),
+            alternatives=Column("list<string>", "all values written (primary first)"),
+            position=Column("int32", "order of the slot in the 2.0/2.1 metadata layout"),
+            origin=Column("string", "'original', 'added' (slot absent in O_t) or 'filled' "
+                          "(replaced an original dontcare, §6.3)"),
+            rule=Column("string", "rule id of the primary value (§7); null if original", True),
+            side=Column("string", "'user', 'system' or 'override'; null if original", True),
+            detected_turn=Column("int32", "user turn of the detection carried here; -1 if "
+                                 "original"),
+            replaced_value=Column("string", "the original value replaced (dontcare)", True),
+        ),
+        _spec(
+            "consistency_changes",
+            "Change log of the annotation-consistency correction (§6.6 item 2): one row per "
+            "value of each non-empty detection, before carry-forward.",
+            ("dialogue_id", "turn", "domain", "slot", "rank"),
+            dialogue_id=_DID,
+            turn=Column("int32", "user-turn index t of the detection"),
+            domain=Column("string", "lowercase domain"),
+            slot=Column("string", "canonical slot name"),
+            rank=Column("int32", "position in the merged value list (0 = primary)"),
+            value=Column("string", "label written"),
+            applied=Column("bool", "written to the state under multi_value_policy"),
+            rule=Column("string", "rule id (§7) or 'override'"),
+            side=Column("string", "'user', 'system' (rule set that fired) or 'override'"),
+            evidence=Column("string", "utterance holding the evidence: 'user' (U_t), "
+                            "'system' (S_t) or 'override'"),
+            surface=Column("string", "matched text of that utterance, original case", True),
+            start=Column("int32", "first character of surface in the utterance; -1 if none"),
+            end=Column("int32", "one past the last character; -1 if none"),
+            span=Column("bool", "would be written as a span in the 2.2 layout (§6.5)"),
+        ),
+        # --- tables: unseen entities and entity bias ---
     ]
 }
 
 
+_EMPTY_DTYPES = {"string": "str", "int32": "int32", "int64": "int64", "float64": "float64",
+                 "bool": "bool", "list<string>": "object"}
+
+
 def arrow_schema(spec: TableSpec) -> pa.Schema:
     """The Arrow schema a table is written with (column order as declared)."""
+    import pyarrow as pa
+
     return pa.schema(
-        [pa.field(n, _ARROW_TYPES[c.type], nullable=c.nullable) for n, c in spec.columns.items()]
+        [pa.field(n, _arrow_type(c.type), nullable=c.nullable) for n, c in spec.columns.items()]
     )
 
 
@@ -221,6 +364,8 @@ def validate(df: pd.DataFrame, table: str, where: str = "") -> pd.DataFrame:
     import pandera.pandas as pap
     from pandera.errors import SchemaError as PanderaSchemaError
     from pandera.errors import SchemaErrors
+
+    import pandas as pd
 
     spec = TABLES[table]
     label = f"{where}: " if where else ""
@@ -251,6 +396,9 @@ def validate(df: pd.DataFrame, table: str, where: str = "") -> pd.DataFrame:
         checks[name] = pap.Column(
             dtype, checks=chk, nullable=col.nullable, coerce=col.type.startswith("int")
         )
+    if len(df) == 0:  # an empty table carries no values to infer types from
+        df = pd.DataFrame({n: pd.Series([], dtype=_EMPTY_DTYPES[c.type])
+                           for n, c in spec.columns.items()})
     schema = pap.DataFrameSchema(checks, strict=False)
     try:
         out = schema.validate(df[list(spec.columns)].reset_index(drop=True), lazy=False)

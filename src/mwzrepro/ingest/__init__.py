@@ -10,6 +10,6 @@
 #: Names of the canonical tables every reader returns, in a fixed order.
 CANONICAL_TABLES = ("dialogues", "turns", "spans", "acts", "states", "booked", "goals")
 
+from mwzrepro.errors import IngestError  # noqa: E402  (re-exported)
 
-class IngestError(ValueError):
-    """Malformed source data; the message names the file, dialogue and turn."""
+__all__ = ["CANONICAL_TABLES", "IngestError"]

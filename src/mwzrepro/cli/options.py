@@ -1,0 +1,41 @@
+"""Option helpers shared by the CLI modules."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import click
+
+#: ``--log FILE``: append this command's log lines to FILE (Snakemake/DVC pass logs/<...>.log).
+log_option = click.option(
+    "--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Append log lines to this file (default: stderr only).",
+)
+
+
+def setup_logging(log_file: Path | None) -> logging.Logger:
+    """Log INFO lines to stderr and, if given, to ``log_file`` (no timestamps)."""
+    logger = logging.getLogger("mwzrepro")
+    logger.handlers.clear()
+    logger.setLevel(logging.INFO)
+    fmt = logging.Formatter("%(levelname)s %(message)s")
+    handler: logging.Handler = logging.StreamHandler()
+    handler.setFormatter(fmt)
+    logger.addHandler(handler)
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        fh = logging.FileHandler(log_file, mode="w", encoding="utf-8")
+        fh.setFormatter(fmt)
+        logger.addHandler(fh)
+    logger.propagate = False
+    return logger
+
+
+def resolve_mirror(mirror: str | None) -> str | None:
+    """The mirror directory to use: ``mirror`` if non-empty, else $MWZREPRO_MIRROR, else None
+    (download from upstream)."""
+    if mirror:
+        return mirror
+    return os.environ.get("MWZREPRO_MIRROR") or None

@@ -1,0 +1,491 @@
+"""Reports and acceptance checks of the unseen-entity test set
+(spec-unseen-entity-test-set §9, §13).
+
+* :func:`mapping_report` — one row per (dialogue, entity): family, canonical, variants,
+  replacement, SGD source and how many mentions/values were rewritten (§9 item 2).
+* :func:`leak_report` — residual variants in text, leaks in structured fields, span errors,
+  spans nested in another entity's mention, overlapping mentions, unresolved booking names
+  (§9 item 3).
+* :func:`validation_report` — the acceptance checks 1–7 and 9 of §13 with their figures, and
+  the stats of §9 item 4. Check 8 (determinism) is a property of whole runs and is tested by
+  re-running, not measured here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from mwzrepro.ingest.convlab import EMPTY_MARKERS
+from mwzrepro.unseen.entities import EntityCatalog, act_role, goal_role, state_role
+from mwzrepro.unseen.families import BOOKED_ROLES, POOL_MINIMUMS
+from mwzrepro.unseen.seen import SeenSet
+from mwzrepro.unseen.testset import Pools, UnseenParams, UnseenResult, _is_known
+from mwzrepro.unseen.text import (
+    find_many,
+    index_patterns,
+    is_empty_or_dontcare,
+    norm,
+    norm_words,
+    span_of,
+    view,
+)
+
+__all__ = ["mapping_report", "leak_report", "validation_report", "canonical_id"]
+
+MAPPING_COLUMNS = [
+    "dialogue_id", "family", "canonical", "variants", "raw_values", "replacement_key",
+    "replacement_surface", "sgd_sources", "n_text", "n_message", "n_state", "n_act", "n_span",
+    "n_goal", "n_booked", "grounded",
+]
+LEAK_COLUMNS = ["dialogue_id", "leak_index", "kind", "location", "family", "canonical", "text",
+                "detail"]
+
+
+def canonical_id(source_id: str) -> str:
+    """The canonical dialogue id (lowercase, no ``.json``) of a source id."""
+    did = source_id.lower()
+    return did[:-5] if did.endswith(".json") else did
+
+
+def mapping_report(result: UnseenResult) -> pd.DataFrame:
+    """The mapping report (§9 item 2): columns :data:`MAPPING_COLUMNS`, one row per
+    (dialogue, entity), key (dialogue_id, family, canonical)."""
+    rows = []
+    for sid, plan in result.plans.items():
+        counts = result.reports[sid]["counts"]
+        for key in plan.order:
+            ent = plan.entities[key]
+            cand = result.assignments[sid][key]
+            c = counts[key]
+            rows.append({
+                "dialogue_id": canonical_id(sid), "family": key[0], "canonical": key[1],
+                "variants": sorted(" ".join(v) for v in ent.variants),
+                "raw_values": sorted(ent.raws),
+                "replacement_key": cand.key, "replacement_surface": cand.surface,
+                "sgd_sources": list(cand.sources),
+                **{f"n_{f}": int(c[f]) for f in ("text", "message", "state", "act", "span",
+                                                 "goal", "booked")},
+                "grounded": bool(c["text"] > 0),
+            })
+    return pd.DataFrame(rows, columns=MAPPING_COLUMNS)
+
+
+def _ws(text: str) -> list[str]:
+    return re.findall(r"\S+", text)
+
+
+def _state_values(entry: Mapping[str, Any]):
+    """(domain, slot, value) of metadata ``semi`` slots and ``booked`` names."""
+    for dom, parts in (entry.get("metadata") or {}).items():
+        if not isinstance(parts, dict):
+            continue
+        for slot, value in (parts.get("semi") or {}).items():
+            yield "state", dom, slot.lower(), value
+        for b in (parts.get("book") or {}).get("booked") or []:
+            if isinstance(b, dict) and "name" in b:
+                yield "booked", dom, "name", b["name"]
+
+
+def _act_values(entry: Mapping[str, Any]):
+    for act, pairs in (entry.get("dialog_act") or {}).items():
+        for pair in pairs:
+            if isinstance(pair, list) and len(pair) >= 2:
+                yield act, str(pair[0]), pair[1]
+
+
+def _goal_values(dialogue: Mapping[str, Any]):
+    for dom, parts in (dialogue.get("goal") or {}).items():
+        if isinstance(parts, dict):
+            for kind in ("info", "fail_info", "book", "fail_book"):
+                for slot, value in (parts.get(kind) or {}).items():
+                    yield dom, kind, slot, value
+
+
+def leak_report(base: Mapping[str, Any], result: UnseenResult, params: UnseenParams
+                ) -> pd.DataFrame:
+    """The leak report (§9 item 3), columns :data:`LEAK_COLUMNS`.
+
+    Kinds:
+        ``text_residual``: a variant of a replaced entity still in an utterance or goal
+        message (detail says whether it lies inside another entity's replacement, which is not
+        a defect); ``structured``: a variant inside a state, act, booked or goal value;
+        ``span_error``: a span partially overlapping a replaced mention; ``nested_span``: a
+        span inside another entity's replaced mention (conflicting annotations);
+        ``overlap_error``: partially overlapping mentions, neither replaced;
+        ``unresolved_booking_name``: a booking name naming no entity (left unchanged).
+    """
+    rows: list[dict[str, Any]] = []
+
+    def add(did, kind, location, family, canonical, text, detail=""):
+        rows.append({"dialogue_id": did, "leak_index": 0, "kind": kind, "location": location,
+                     "family": family, "canonical": canonical, "text": str(text),
+                     "detail": detail})
+
+    for sid, new in result.data.items():
+        did = canonical_id(sid)
+        plan = result.plans[sid]
+        owner = plan.owner
+        index = index_patterns(owner)
+        repl_words = {norm_words(c.key) for c in result.assignments[sid].values()}
+        repl_index = index_patterns(repl_words)
+        texts = [("turn", i, str(e.get("text", ""))) for i, e in enumerate(new.get("log") or [])]
+        msgs = (new.get("goal") or {}).get("message") or []
+        texts += [("goal message", i, m) for i, m in enumerate(msgs) if isinstance(m, str)]
+        for where, i, text in texts:
+            words = view(text)
+            inside = [span_of(words, a, b, p) for a, b, p in find_many(words, repl_index, True)]
+            for a, b, p in find_many(words, index, possessive=True):
+                s, e = span_of(words, a, b, p)
+                key = owner[p]
+                if any(x <= s and e <= y for x, y in inside):
+                    detail = "inside another entity's replacement"
+                elif p in plan.generic:
+                    detail = "generic variant, not matched in free text"
+                else:
+                    detail = "defect"
+                add(did, "text_residual", f"{where} {i}", key[0], key[1], text[s:e], detail)
+        rat = params.replace_attraction_type
+        specific = {v: k for v, k in owner.items() if v not in plan.generic}
+        for i, entry in enumerate(new.get("log") or []):
+            for kind, dom, slot, value in _state_values(entry):
+                role = state_role(dom, slot, rat) if kind == "state" else BOOKED_ROLES.get(dom)
+                if isinstance(value, str):
+                    _structured(add, did, owner if role else specific,
+                                f"{kind} {dom}-{slot} turn {i}", value)
+            for act, slot, value in _act_values(entry):
+                if isinstance(value, str):
+                    _structured(add, did, owner if act_role(act, slot, rat) else specific,
+                                f"act {act} {slot} turn {i}", value)
+        for dom, kind, slot, value in _goal_values(new):
+            if isinstance(value, str):
+                _structured(add, did, owner if goal_role(dom, slot, rat) else specific,
+                            f"goal {dom}.{kind}.{slot}", value)
+        for err in result.reports[sid]["span_errors"]:
+            add(did, "span_error" if err["kind"] == "partial" else "nested_span",
+                f"turn {err['turn_id']} span {err['span_index']}", "", "",
+                str(err["span"]), err["reason"])
+        for err in plan.overlap_errors:
+            loc = (f"turn {err['turn_id']}" if "turn_id" in err else f"goal message "
+                   f"{err['message']}")
+            add(did, "overlap_error", loc, err["first"]["family"], err["first"]["canonical"],
+                err["first"]["text"], f"overlaps {err['second']['text']!r} "
+                f"({err['second']['family']} {err['second']['canonical']!r})")
+        for u in plan.unresolved:
+            add(did, "unresolved_booking_name", f"turn {u['turn_id']} {u['source']}", "", "",
+                u["raw"], "names no database entity; left unchanged")
+    df = pd.DataFrame(rows, columns=LEAK_COLUMNS)
+    df["leak_index"] = df.groupby("dialogue_id").cumcount() if len(df) else []
+    return df
+
+
+def _structured(add, did, owner, location, value):
+    nv = norm(value)
+    for variant, key in owner.items():
+        if " " + " ".join(variant) + " " in nv:
+            add(did, "structured", location, key[0], key[1], value,
+                f"contains variant {' '.join(variant)!r}")
+            return
+
+
+def _check(ok: bool, **figures) -> dict[str, Any]:
+    return {"pass": bool(ok), **figures}
+
+
+def validation_report(
+    base: Mapping[str, Any],
+    result: UnseenResult,
+    base_tables: Mapping[str, pd.DataFrame],
+    new_tables: Mapping[str, pd.DataFrame],
+    seen: SeenSet,
+    pools: Pools,
+    catalog: EntityCatalog,
+    params: UnseenParams,
+    leaks: pd.DataFrame,
+    containment: bool = True,
+) -> dict[str, Any]:
+    """The acceptance checks of §13 (1–7, 9) and the stats of §9 item 4.
+
+    Args:
+        base, result: the base split and the transformation result (ConvLab layout).
+        base_tables, new_tables: canonical tables (``turns``, ``spans``, ``states``) of both.
+        seen: S; pools: the admissible pools; catalog: MultiWOZ entities.
+        params: the transformation parameters; leaks: :func:`leak_report`.
+        containment: ``unseen_containment`` (U2 applied in check 1).
+
+    Returns:
+        ``{"checks": {name: {"pass": bool, ...figures}}, "stats": {...}}``; percentages are
+        percent (0–100).
+    """
+    rat = params.replace_attraction_type
+    checks: dict[str, Any] = {}
+    # 1. unseen -------------------------------------------------------------------------
+    bad_keys = sorted({(c.family, c.key, seen.check(c.key, c.family, containment))
+                       for a in result.assignments.values() for c in a.values()
+                       if seen.check(c.key, c.family, containment)})
+    seen_values: list[str] = []
+    not_entities = Counter()
+    n_checked = 0
+    for sid, new in result.data.items():
+        plan = result.plans[sid]
+        old = base[sid]
+        for fld, role, bval, nval in _aligned_values(old, new, rat):
+            if not isinstance(bval, str) or is_empty_or_dontcare(bval):
+                continue
+            if plan.key_of(bval, role) is None:
+                not_entities[fld] += 1
+                continue
+            for part in nval.split("|"):
+                n_checked += 1
+                if part in seen:
+                    seen_values.append(f"{canonical_id(sid)} {fld}: {part!r}")
+    checks["1_unseen"] = _check(
+        not bad_keys and not seen_values, replacement_keys_failing=[list(x) for x in bad_keys],
+        new_values_checked=n_checked, new_values_in_seen_set=len(seen_values),
+        examples=seen_values[:10], kept_values_not_entities=dict(sorted(not_entities.items())),
+        u3_applied=seen.training_text is not None)
+    # 2-3. leaks --------------------------------------------------------------------------
+    kinds = Counter(leaks["kind"]) if len(leaks) else Counter()
+    residual = leaks[leaks["kind"] == "text_residual"] if len(leaks) else leaks
+    detail = Counter(residual["detail"]) if len(residual) else Counter()
+    defects = detail["defect"]
+    checks["2_no_structured_leaks"] = _check(kinds["structured"] == 0,
+                                             structured_leaks=kinds["structured"])
+    checks["3_text_leaks"] = _check(
+        defects == 0, residual_mentions=int(len(residual)), defects=defects,
+        inside_other_replacement=detail["inside another entity's replacement"],
+        generic_not_matched_in_free_text=detail["generic variant, not matched in free text"],
+        overlap_errors=kinds["overlap_error"],
+        note="SHOULD target 0; defects are residuals not inside another entity's replacement")
+    # 4. structure --------------------------------------------------------------------------
+    checks["4_structure"] = _structure_check(base, result.data, base_tables, new_tables, rat)
+    # 5. consistency ------------------------------------------------------------------------
+    checks["5_consistency"] = _consistency_check(base, result, catalog)
+    # 6. spans ------------------------------------------------------------------------------
+    checks["6_spans"] = _span_check(base, result.data, new_tables, kinds)
+    # 7. grounding --------------------------------------------------------------------------
+    checks["7_grounding"] = _grounding_check(base, result, rat)
+    # 9. coverage ---------------------------------------------------------------------------
+    changed, holding, total = _changed_turns(base_tables["states"], new_tables["states"],
+                                             result, rat)
+    share = 100.0 * changed / total if total else 0.0
+    sizes = pools.sizes()
+    enabled = sorted(params.enabled_families())
+    small = {f: sizes.get(f, 0) for f in enabled if sizes.get(f, 0) < POOL_MINIMUMS.get(f, 50)}
+    checks["9_coverage"] = _check(
+        75.0 <= share <= 90.0 and not small, user_turns=total, turns_state_changed=changed,
+        turns_state_changed_pct=round(share, 2), turns_holding_replaceable_value=holding,
+        turns_holding_replaceable_value_pct=round(100.0 * holding / total, 2) if total else 0.0,
+        pool_sizes={f: sizes.get(f, 0) for f in enabled}, pools_below_minimum=small,
+        pool_minimums={f: POOL_MINIMUMS.get(f, 50) for f in enabled})
+    stats = _stats(result, kinds, seen, params)
+    return {"checks": checks, "all_pass": all(c["pass"] for c in checks.values()),
+            "stats": stats}
+
+
+def _aligned_values(old: Mapping[str, Any], new: Mapping[str, Any], rat: bool):
+    """(field label, role, base value, new value) for every structured value of a replaced
+    slot, aligned between base and new dialogue."""
+    for i, (eo, en) in enumerate(zip(old.get("log") or [], new.get("log") or [])):
+        for (k, dom, slot, bv), (_, _, _, nv) in zip(_state_values(eo), _state_values(en)):
+            role = state_role(dom, slot, rat) if k == "state" else BOOKED_ROLES.get(dom)
+            if role:
+                yield f"{k} {dom}-{slot}", role, bv, nv
+        for (act, slot, bv), (_, _, nv) in zip(_act_values(eo), _act_values(en)):
+            role = act_role(act, slot, rat)
+            if role:
+                yield f"act {act}-{slot}", role, bv, nv
+    for (dom, kind, slot, bv), (_, _, _, nv) in zip(_goal_values(old), _goal_values(new)):
+        role = goal_role(dom, slot, rat)
+        if role:
+            yield f"goal {dom}-{slot}", role, bv, nv
+
+
+def _structure_check(base, new, base_tables, new_tables, rat) -> dict[str, Any]:
+    ids_same = list(base) == list(new)
+    turn_mismatch = []
+    span_mismatch = 0
+    for sid in base:
+        bl, nl = base[sid].get("log") or [], (new.get(sid) or {}).get("log") or []
+        if len(bl) != len(nl):
+            turn_mismatch.append(sid)
+            continue
+        for eb, en in zip(bl, nl):
+            if len(eb.get("span_info") or []) != len(en.get("span_info") or []):
+                span_mismatch += 1
+    bt, nt = base_tables["turns"], new_tables["turns"]
+    speakers_same = (bt[["dialogue_id", "turn_id", "speaker"]].reset_index(drop=True)
+                     .equals(nt[["dialogue_id", "turn_id", "speaker"]].reset_index(drop=True)))
+    keys = ["dialogue_id", "turn", "domain", "slot"]
+    bs = base_tables["states"].sort_values(keys).reset_index(drop=True)
+    ns = new_tables["states"].sort_values(keys).reset_index(drop=True)
+    keys_same = bs[keys].equals(ns[keys])
+    nonrep_diff = dontcare_diff = 0
+    if keys_same:
+        replaced = [state_role(d, s, rat) is not None for d, s in zip(bs["domain"], bs["slot"])]
+        for rep, bv, nv in zip(replaced, bs["value"], ns["value"]):
+            if is_empty_or_dontcare(bv) and bv not in EMPTY_MARKERS and bv != nv:
+                dontcare_diff += 1
+            elif not rep and bv != nv:
+                nonrep_diff += 1
+    ok = (ids_same and not turn_mismatch and not span_mismatch and speakers_same and keys_same
+          and not nonrep_diff and not dontcare_diff)
+    return _check(ok, same_dialogue_ids=ids_same, dialogues=len(base),
+                  dialogues_with_other_turn_count=turn_mismatch[:10],
+                  turns_with_other_span_count=span_mismatch, same_speakers=speakers_same,
+                  same_state_slot_keys=keys_same, state_rows=int(len(bs)),
+                  non_replaced_values_changed=nonrep_diff, dontcare_values_changed=dontcare_diff)
+
+
+def _consistency_check(base, result: UnseenResult, catalog: EntityCatalog) -> dict[str, Any]:
+    dup = []
+    taxi_total = taxi_bad = 0
+    for sid, assignment in result.assignments.items():
+        plan = result.plans[sid]
+        if set(assignment) != set(plan.entities):
+            dup.append(f"{sid}: entities without a replacement")
+        keys = [c.key for c in assignment.values()]
+        if len(keys) != len(set(keys)):
+            dup.append(f"{sid}: two entities share a replacement")
+        for eo, en in zip(base[sid].get("log") or [], result.data[sid].get("log") or []):
+            for dom in ("taxi",):
+                so = ((eo.get("metadata") or {}).get(dom) or {}).get("semi") or {}
+                sn = ((en.get("metadata") or {}).get(dom) or {}).get("semi") or {}
+                for slot in ("departure", "destination"):
+                    v = so.get(slot)
+                    if not isinstance(v, str) or is_empty_or_dontcare(v):
+                        continue
+                    hit = plan.key_of(v, "DERIVED")
+                    if hit is None or not _is_known(catalog, hit[0]) or hit[0][0] == "CITY":
+                        continue
+                    taxi_total += 1
+                    if sn.get(slot) != assignment[hit[0]].value:
+                        taxi_bad += 1
+    return _check(not dup and taxi_bad == 0, problems=dup[:10],
+                  taxi_values_naming_db_entities=taxi_total,
+                  taxi_values_without_entity_replacement=taxi_bad)
+
+
+def _span_check(base, new, new_tables, kinds) -> dict[str, Any]:
+    held = ok = 0
+    failures = []
+    for sid in base:
+        for i, (eb, en) in enumerate(zip(base[sid].get("log") or [],
+                                         new[sid].get("log") or [])):
+            wb, wn = _ws(str(eb.get("text", ""))), _ws(str(en.get("text", "")))
+            for sb, sn in zip(eb.get("span_info") or [], en.get("span_info") or []):
+                a, b = int(sb[3]), int(sb[4])
+                if not (0 <= a <= b < len(wb)):
+                    continue
+                if " ".join(wb[a : b + 1]).lower() != str(sb[2]).lower():
+                    continue
+                held += 1
+                na, nb = int(sn[3]), int(sn[4])
+                if " ".join(wn[na : nb + 1]).lower() == str(sn[2]).lower():
+                    ok += 1
+                else:
+                    failures.append(f"{sid} turn {i}: {sn[:3]} tokens "
+                                    f"{' '.join(wn[na:nb + 1])!r}")
+    char_bad = 0
+    sp = new_tables["spans"]
+    turns = new_tables["turns"].set_index(["dialogue_id", "turn_id"])["text"]
+    for did, tid, value, s, e in zip(sp["dialogue_id"], sp["turn_id"], sp["value"], sp["start"],
+                                     sp["end"]):
+        text = turns.loc[(did, tid)]
+        if not (0 <= s <= e <= len(text)):
+            char_bad += 1
+    nested = kinds["nested_span"]
+    return _check(
+        kinds["span_error"] == 0 and len(failures) <= nested and char_bad == 0,
+        span_errors=kinds["span_error"], nested_spans=nested, spans_property_held_in_base=held,
+        spans_property_still_held=ok, spans_property_lost=len(failures),
+        examples=failures[:10], character_spans_outside_text=char_bad,
+        note="spans nested in another entity's replaced mention (conflicting annotations, "
+             "e.g. Type 'hotel' on the name 'Ashley Hotel') cannot keep their text; they are "
+             "listed in the leak report as nested_span")
+
+
+def _grounding_check(base, result: UnseenResult, rat: bool) -> dict[str, Any]:
+    checked = violations = 0
+    examples = []
+    for sid, new in result.data.items():
+        plan = result.plans[sid]
+        bl, nl = base[sid].get("log") or [], new.get("log") or []
+        bcum = ncum = " "
+        for i in range(0, len(bl) - 1, 2):
+            bcum += norm(str(bl[i].get("text", ""))) + "| "
+            ncum += norm(str(nl[i].get("text", ""))) + "| "
+            if i > 0:
+                bcum += norm(str(bl[i - 1].get("text", ""))) + "| "
+                ncum += norm(str(nl[i - 1].get("text", ""))) + "| "
+            for (k, dom, slot, bv), (_, _, _, nv) in zip(_state_values(bl[i + 1]),
+                                                         _state_values(nl[i + 1])):
+                role = state_role(dom, slot, rat) if k == "state" else None
+                if role is None or not isinstance(bv, str) or is_empty_or_dontcare(bv):
+                    continue
+                hit = plan.key_of(bv, role)
+                if hit is None:
+                    continue
+                variants = plan.entities[hit[0]].variants
+                if not any(" " + " ".join(v) + " " in bcum for v in variants):
+                    continue
+                checked += 1
+                if not all(norm(p) in ncum for p in nv.split("|")):
+                    violations += 1
+                    if len(examples) < 10:
+                        examples.append(f"{sid} turn {i // 2} {dom}-{slot}: {bv!r} -> {nv!r}")
+    return _check(violations == 0, grounded_values_checked=checked, violations=violations,
+                  examples=examples)
+
+
+def _changed_turns(bs: pd.DataFrame, ns: pd.DataFrame, result: UnseenResult, rat: bool
+                   ) -> tuple[int, int, int]:
+    keys = ["dialogue_id", "turn", "domain", "slot"]
+    merged = bs.merge(ns, on=keys, how="outer", suffixes=("_b", "_n"))
+    diff = merged[merged["value_b"] != merged["value_n"]]
+    changed = diff[["dialogue_id", "turn"]].drop_duplicates()
+    plans = {canonical_id(sid): p for sid, p in result.plans.items()}
+    holding = set()
+    for did, turn, dom, slot, value in zip(bs["dialogue_id"], bs["turn"], bs["domain"],
+                                           bs["slot"], bs["value"]):
+        role = state_role(dom, slot, rat)
+        if role and plans[did].key_of(value, role) is not None:
+            holding.add((did, turn))
+    # every user turn, including turns whose state is empty
+    total = sum((len(d.get("log") or []) // 2) for d in result.data.values())
+    return int(len(changed)), len(holding), total
+
+
+def _stats(result: UnseenResult, kinds: Counter, seen: SeenSet, params: UnseenParams
+           ) -> dict[str, Any]:
+    ent = Counter()
+    distinct: dict[str, set[str]] = {}
+    ungrounded_entities = 0
+    ungrounded_values = 0
+    slots: dict[str, Counter] = {}
+    for sid, plan in result.plans.items():
+        rep = result.reports[sid]
+        for key in plan.order:
+            ent[key[0]] += 1
+            distinct.setdefault(key[0], set()).add(result.assignments[sid][key].key)
+            c = rep["counts"][key]
+            if c["text"] == 0:
+                ungrounded_entities += 1
+                ungrounded_values += c["state"]
+        for (fld, dom, slot), n in rep["slots"].items():
+            slots.setdefault(fld, Counter())[f"{dom}-{slot}"] += n
+    return {
+        "entities_per_family": dict(sorted(ent.items())),
+        "distinct_replacements_per_family": {f: len(v) for f, v in sorted(distinct.items())},
+        "ungrounded_entities": ungrounded_entities,
+        "ungrounded_state_values_replaced": ungrounded_values,
+        "replacement_counts": {f: dict(sorted(c.items())) for f, c in sorted(slots.items())},
+        "leak_kinds": dict(sorted(kinds.items())),
+        "u3_applied": seen.training_text is not None,
+        "training_split": "available" if seen.training_split else "unavailable",
+        "seen_set_sources": seen.counts,
+    }

@@ -1,0 +1,23 @@
+# Shared helpers: the sources registry, code-dependency lists, wildcard constraints.
+import yaml
+
+
+SOURCES = yaml.safe_load(open("workflow/resources/sources.yaml"))["sources"]
+REGISTRY = "workflow/resources/sources.yaml"
+# Final targets; every rules file appends its own.
+ALL_TARGETS = []
+
+
+def code(*modules):
+    """Package source files a step runs (inputs on both sides: edits rerun the step)."""
+    return ["src/mwzrepro/" + m for m in ("io.py", "schemas.py") + modules]
+
+
+def raw(source_id):
+    return "data/raw/" + SOURCES[source_id]["path"]
+
+
+wildcard_constraints:
+    version=r"mwz2[0-9]+",
+    split=r"[a-z_]+",
+    system=r"[a-z0-9][a-z0-9_.-]*",

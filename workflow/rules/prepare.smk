@@ -1,0 +1,54 @@
+# ingest -> redelex -> predictions: canonical Parquet tables per (version, split) and per system.
+DATASETS = config["datasets"]
+VERSIONS = config["versions"]
+SYSTEMS = config["systems"]
+CANONICAL = ["dialogues", "turns", "spans", "acts", "states", "booked", "goals"]
+
+
+def dataset(w):
+    return DATASETS[f"{w.version}-{w.split}"]
+
+
+rule ingest:
+    input:
+        raw=lambda w: "data/raw/" + dataset(w)["raw"],
+        registry=ancient(REGISTRY),
+        code=code("ingest/__init__.py", "ingest/convlab.py", "sources.py", "cli/prepare.py"),
+    output:
+        expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
+    log:
+        "logs/ingest/{version}-{split}.log",
+    shell:
+        "mwzrepro ingest --format convlab --input {input.raw} --sources {input.registry}"
+        " --split {wildcards.split} --out-dir data/interim/{wildcards.version}/{wildcards.split}"
+        " --log {log}"
+
+
+rule redelex:
+    input:
+        turns="data/interim/{version}/{split}/turns.parquet",
+        spans="data/interim/{version}/{split}/spans.parquet",
+        code=code("delex.py", "normalize.py", "cli/prepare.py"),
+    output:
+        "data/interim/{version}/{split}/references.parquet",
+    log:
+        "logs/redelex/{version}-{split}.log",
+    shell:
+        "mwzrepro redelex --turns {input.turns} --spans {input.spans} --out {output} --log {log}"
+
+
+rule predictions:
+    input:
+        raw="data/raw/mwzeval/predictions/{system}.json",
+        registry=ancient(REGISTRY),
+        turns=f"data/interim/{config['predictions']['test_version']}/test/turns.parquet",
+        code=code("predictions.py", "normalize.py", "sources.py", "cli/prepare.py"),
+    output:
+        predictions="data/interim/predictions/{system}.parquet",
+        coverage="data/interim/predictions/{system}.coverage.parquet",
+    log:
+        "logs/predictions/{system}.log",
+    shell:
+        "mwzrepro predictions --input {input.raw} --sources {input.registry}"
+        " --turns {input.turns} --out {output.predictions} --coverage {output.coverage}"
+        " --log {log}"

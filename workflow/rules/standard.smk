@@ -1,0 +1,1 @@
+# Rules of the standard area (see dvc.yaml for the mirrored stages).

@@ -1,0 +1,20 @@
+# tables-*: assemble paper-shaped tables, metrics JSON (in Git) and plot data.
+
+
+rule tables_bleu:
+    input:
+        scores=expand("results/scores/bleu/{version}/{system}.parquet", version=VERSIONS,
+                      system=SYSTEMS),
+        code=code("tables.py", "metrics/signature.py", "cli/bleu.py"),
+    output:
+        table=multiext("results/tables/bleu", ".md", ".csv", ".tex"),
+        metrics="results/metrics/bleu.json",
+        plot="results/plots/bleu.csv",
+    log:
+        "logs/tables-bleu.log",
+    shell:
+        "mwzrepro tables-bleu --scores-dir results/scores/bleu --table results/tables/bleu"
+        " --metrics {output.metrics} --plot {output.plot} --log {log}"
+
+
+ALL_TARGETS.extend(rules.tables_bleu.output)

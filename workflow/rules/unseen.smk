@@ -1,0 +1,1 @@
+# Rules of the unseen area (see dvc.yaml for the mirrored stages).
