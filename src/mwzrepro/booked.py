@@ -13,7 +13,12 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["EXCLUDED_BOOKED_DOMAINS", "build_booked_domains", "booked_domains_to_dict"]
+__all__ = [
+    "EXCLUDED_BOOKED_DOMAINS",
+    "build_booked_domains",
+    "booked_domains_to_dict",
+    "booked_domains_from_dict",
+]
 
 #: Domains never listed as booked (taxi bookings have no reference number in the goals).
 EXCLUDED_BOOKED_DOMAINS = frozenset({"taxi"})

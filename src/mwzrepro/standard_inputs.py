@@ -131,7 +131,8 @@ def prepare_predictions(
         gold_states: ``{dialogue_id: [normalized gold state per turn]}`` of the version.
         domain_source: one of :data:`mwzrepro.active_domains.DOMAIN_SOURCES`.
         ground_truth: ``{dialogue_id: [turn domains]}`` (needed for ``ground-truth``).
-        order: dialogue order (see :func:`dialogue_order`); default: first appearance.
+        order: dialogue order (see :func:`dialogue_order`); default: first appearance in
+            ``predictions`` (a table read from Parquet is sorted by dialogue id).
         where: file/system label for error messages.
 
     Returns:
@@ -147,6 +148,8 @@ def prepare_predictions(
     if domain_source not in DOMAIN_SOURCES:
         raise ValueError(f"unknown domain source {domain_source!r}; expected {DOMAIN_SOURCES}")
     label = f"{where}: " if where else ""
+    if order is None:
+        order = list(dict.fromkeys(predictions["dialogue_id"]))
     p = predictions.sort_values(["dialogue_id", "turn"], kind="mergesort")
     all_states = bool(p["state_json"].notna().all())
     all_domains = bool(p["active_domains"].notna().all())

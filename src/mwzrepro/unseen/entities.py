@@ -261,9 +261,12 @@ class EntityCatalog:
     def entity_variants(self, family: str, canonical: str) -> set[tuple[str, ...]]:
         """The catalog's own variants of an entity: its database name and every alias, or the
         station name (as N word tuples)."""
-        out = {norm_words(canonical)} if canonical else set()
-        if family in _DOMAIN_FAMILY.values():
-            out |= {a for a, opts in self.aliases.items() if (family, canonical) in opts}
+        if family == "CITY" and canonical in self.stations:
+            return {norm_words(canonical)}
+        if canonical not in self.names.get(family, ()):
+            return set()
+        out = {norm_words(canonical)}
+        out |= {a for a, opts in self.aliases.items() if (family, canonical) in opts}
         return {v for v in out if v}
 
     def text_aliases(self) -> dict[tuple[str, ...], Resolution]:
@@ -409,6 +412,26 @@ def _maximal_alias_matches(words, index) -> list[tuple[str, ...]]:
     return out
 
 
+def _names_another(words: tuple[str, ...], key: tuple[str, str], catalog: EntityCatalog
+                   ) -> bool:
+    """True when a raw value also contains the database name of another attraction, hotel or
+    restaurant ("jesus green outdoor pool and kings hedges learner pool"); such a value is not
+    used as a variant, so that each entity's own mention is replaced separately. Town names
+    inside a value ("cambridge college") do not count. [design]"""
+    from mwzrepro.unseen.text import Word
+
+    fake = [Word(w, i, i + 1, i) for i, w in enumerate(words)]
+    aliases = catalog.text_aliases()
+    hits = find_many(fake, catalog.text_alias_index())
+    for i, j, pattern in hits:
+        if any(a <= i and j <= b and (a, b) != (i, j) for a, b, _ in hits):
+            continue  # inside a longer name ("cambridge" in "cambridge belfry")
+        other = aliases[pattern]
+        if pattern != words and other.key != key and other.family in ("ATTR", "HOTEL", "REST"):
+            return True
+    return False
+
+
 def collect_entities(dialogue: Mapping[str, Any], catalog: EntityCatalog,
                      families: Iterable[str], replace_attraction_type: bool = False,
                      replace_unannotated_mentions: bool = True
@@ -455,7 +478,7 @@ def collect_entities(dialogue: Mapping[str, Any], catalog: EntityCatalog,
         words = res.matched or norm_words(occ.raw)
         if res.suffix and words[-len(res.suffix):] == res.suffix:
             words = words[: -len(res.suffix)]
-        if words:
+        if words and not _names_another(words, res.key, catalog):
             ent.variants.add(words)
     unresolved = []
     for occ in pending_booking:

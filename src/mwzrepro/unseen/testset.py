@@ -207,6 +207,10 @@ class DialoguePlan:
     _catalog: EntityCatalog | None = field(default=None, repr=False)
     _role_cache: dict = field(default_factory=dict, repr=False)
 
+    def first_mention_keys(self) -> set[EntityKey]:
+        """Entities with at least one mention in an utterance."""
+        return {m.key for found in self.turn_mentions for m in found}
+
     def key_of(self, value: str, role: str | None) -> tuple[EntityKey, tuple[str, ...]] | None:
         """The entity a structured value names, with its station suffix, or None."""
         if is_empty_or_dontcare(value):
@@ -275,7 +279,7 @@ def _partial_owners(key: EntityKey, entities: dict[EntityKey, Entity], catalog: 
     gonville hotel; a taxi "the gallery at twelve" → the attraction), or, within the same
     family, it shares the first distinctive word ("lovell hotel" → lovell lodge). [design]"""
     words = [w for w in key[1].split() if w != "the"]
-    if not words:
+    if not words or " ".join(words) in catalog.closed_class:
         return []
     padded = " " + " ".join(words) + " "
     contained = []
@@ -285,7 +289,10 @@ def _partial_owners(key: EntityKey, entities: dict[EntityKey, Entity], catalog: 
             continue
         if key[0] != "PLACE" and k[0] != key[0]:
             continue
-        if any(padded in " " + " ".join(v) + " " for v in e.variants):
+        if len(words) >= 2 and any(padded in " " + " ".join(v) + " " for v in e.variants):
+            contained.append(k)
+        elif len(words) == 1 and any([w for w in v if w != "the"][:1] == words
+                                     for v in e.variants):
             contained.append(k)
         elif k[0] == key[0] and _is_known(catalog, k):
             head = [w for w in k[1].split() if w != "the"]
@@ -305,8 +312,8 @@ def generic_variants(owner: Mapping[tuple[str, ...], EntityKey], catalog: Entity
     [design]: variants without a letter (junk times such as ``14:15`` in a taxi slot);
     closed-class values (``moderate`` as a cuisine, ``college`` as an attraction name,
     ``guest house``); and, under ``text_match_single_token_fallback: spans``, one-word values
-    of name and place slots that name no database entity or station (``restaurant``, ``ask``,
-    ``london``). Their structured values are still replaced."""
+    of attraction/hotel/restaurant name and taxi place slots that name no database entity
+    (``restaurant``, ``ask``, ``bridge``). Their structured values are still replaced."""
     out = set()
     for v, k in owner.items():
         text = " ".join(v)
@@ -317,7 +324,7 @@ def generic_variants(owner: Mapping[tuple[str, ...], EntityKey], catalog: Entity
         elif text in catalog.closed_class:
             out.add(v)
         elif (params.text_match_single_token_fallback == "spans" and len(v) == 1
-              and not _is_known(catalog, k) and k[0] not in ("FOOD", "DEPT", "ATYPE")):
+              and not _is_known(catalog, k) and k[0] in ("ATTR", "HOTEL", "REST", "PLACE")):
             out.add(v)
     return out
 
@@ -346,6 +353,44 @@ def plan_dialogue(source_id: str, dialogue: Mapping[str, Any], catalog: EntityCa
         dialogue, catalog, params.replaced_families, params.replace_attraction_type,
         params.replace_unannotated_mentions)
     redirect = _merge_duplicates(entities, catalog)
+    for _ in range(5):
+        plan = _mentions_plan(sid, dialogue, catalog, params, entities, redirect, unresolved)
+        merged = _merge_overlapping(plan, entities, redirect, catalog)
+        if not merged:
+            return plan
+    return plan
+
+
+def _merge_overlapping(plan: DialoguePlan, entities: dict[EntityKey, Entity],
+                       redirect: dict[EntityKey, EntityKey], catalog: EntityCatalog) -> bool:
+    """Merge two entities of one family whose mentions partially overlap when at least one of
+    them names no database entity ("north american" and "american food" in "north american
+    food"); returns True if anything was merged (mentions must then be found again). [design]"""
+    for err in plan.overlap_errors:
+        a = (err["first"]["family"], err["first"]["canonical"])
+        b = (err["second"]["family"], err["second"]["canonical"])
+        if a[0] != b[0] or a not in entities or b not in entities:
+            continue
+        if _is_known(catalog, a) and _is_known(catalog, b):
+            continue
+        src, dst = (a, b) if not _is_known(catalog, a) and (
+            _is_known(catalog, b) or a > b) else (b, a)
+        e_src, e_dst = entities.pop(src), entities[dst]
+        e_dst.raws.update(e_src.raws)
+        e_dst.sources.update(e_src.sources)
+        e_dst.variants |= e_src.variants
+        redirect[src] = dst
+        for k, v in list(redirect.items()):
+            if v == src:
+                redirect[k] = dst
+        return True
+    return False
+
+
+def _mentions_plan(sid: str, dialogue: Mapping[str, Any], catalog: EntityCatalog,
+                   params: UnseenParams, entities: dict[EntityKey, Entity],
+                   redirect: dict[EntityKey, EntityKey], unresolved: list[dict[str, Any]]
+                   ) -> DialoguePlan:
     owner: dict[tuple[str, ...], EntityKey] = {}
     ranked = sorted(entities, key=lambda k: (not _is_known(catalog, k), FAMILIES.index(k[0]),
                                              k[1]))

@@ -1,0 +1,30 @@
+# Two commands for a newcomer (see README):  make tables   |   make test
+# Both set up .venv from uv.lock first. Offline: export MWZREPRO_MIRROR=<mirror dir>.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+JOBS ?= 8
+export PATH := $(BIN):$(PATH)
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: setup tables test bench clean-results
+
+$(VENV)/.installed: pyproject.toml uv.lock
+	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
+	@UV=$$(command -v uv || echo "$(PYTHON) -m uv"); \
+	  $$UV sync --frozen --extra test --python $(PYTHON) --quiet
+	@touch $@
+
+setup: $(VENV)/.installed  ## create .venv with the locked dependencies
+
+tables: setup  ## regenerate every table (snakemake -j$(JOBS)), then record the run in DVC
+	snakemake -j$(JOBS)
+	mwzrepro record
+
+test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../shared/mirror)
+	pytest
+
+bench: setup  ## benchmarks: cold and no-op pipeline runs, scoring speed, peak memory
+	$(BIN)/python benchmarks/pipeline.py
+	$(BIN)/python benchmarks/score_all.py

@@ -1,0 +1,194 @@
+"""Report tables of the annotation-consistency correction: the paper's Table 1 (dialogues) and
+Table 6 (turns) shapes next to the published numbers, the per-slot user/system provenance
+(Figure 4), the comparison with the spec's expected values (§9.4) and tolerances (§12.7–12.8),
+and Table 3 (manual verification) recomputed from its confusion matrix.
+
+Inputs are the :func:`mwzrepro.consistency_counts.count_changes` frames keyed by
+``(version, split)`` and the parsed ``qian2021.yaml`` (``published``: ``table1``/``table6`` rows
+``[domain, slot, count, percent]`` per split, ``spec_expected`` rows as mappings, ``table3``).
+Cells of the rendered tables are strings ``count (pct%)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from mwzrepro.consistency_counts import (
+    PAPER_EXEMPT,
+    TABLE_ROWS,
+    paper_tolerance_ok,
+    spec_tolerance_ok,
+    verification_stats,
+)
+
+__all__ = [
+    "version_label",
+    "published_rows",
+    "spec_rows",
+    "counts_table",
+    "provenance_table",
+    "reference_table",
+    "table3_frame",
+]
+
+Key = tuple[str, str]
+
+
+def version_label(version: str) -> str:
+    """``mwz21`` → ``2.1``, ``mwz20`` → ``2.0`` (other labels unchanged)."""
+    if version.startswith("mwz") and version[3:].isdigit() and len(version) == 5:
+        return f"{version[3]}.{version[4]}"
+    return version
+
+
+def published_rows(published: Mapping[str, Any], table: str, split: str
+                   ) -> dict[Key, tuple[float, float]]:
+    """``{(domain, slot): (count, percent)}`` of the paper's ``table1``/``table6`` column."""
+    return {(r[0], r[1] or ""): (r[2], r[3]) for r in published[table][split]}
+
+
+def spec_rows(published: Mapping[str, Any], split: str) -> dict[Key, dict[str, float]]:
+    """``{(domain, slot): {dialogues, turns, detections?, dialogue_pct?, turn_pct?}}`` of §9.4."""
+    return {(r["domain"], r["slot"] or ""): r for r in published["spec_expected"].get(split, [])}
+
+
+def _cell(count: float, pct: float, decimals: int) -> str:
+    if pct != pct:  # NaN
+        return f"{int(count)}"
+    return f"{int(count)} ({pct:.{decimals}f}%)"
+
+
+def counts_table(
+    counts: Mapping[tuple[str, str], pd.DataFrame],
+    published: Mapping[str, Any],
+    unit: str,
+) -> pd.DataFrame:
+    """Table 1 (``unit="dialogues"``) or Table 6 (``unit="turns"``) with every measured
+    (version, split) column, the spec's expected 2.1 values and the paper's columns.
+
+    Returns:
+        24 rows (:data:`TABLE_ROWS`); columns ``domain``, ``slot``, then per split (val, test,
+        then others): measured ``<version> <split>`` columns, ``spec 2.1 <split>`` (counts of
+        §9.4), ``paper <split> (2.2)``; finally ``paper train (2.2)``.
+    """
+    if unit not in ("dialogues", "turns"):
+        raise ValueError(f"unit must be 'dialogues' or 'turns', not {unit!r}")
+    pct_col = "dialogue_pct" if unit == "dialogues" else "turn_pct"
+    decimals = 1 if unit == "dialogues" else 2
+    table = "table1" if unit == "dialogues" else "table6"
+    splits = sorted({s for _, s in counts}, key=lambda s: ({"val": 0, "test": 1}.get(s, 2), s))
+    df = pd.DataFrame(TABLE_ROWS, columns=["domain", "slot"])
+    for split in splits:
+        for version in sorted(v for v, s in counts if s == split):
+            c = counts[(version, split)].set_index(["domain", "slot"])
+            df[f"{version_label(version)} {split}"] = [
+                _cell(c.loc[k, unit], c.loc[k, pct_col], decimals) for k in TABLE_ROWS]
+        spec = spec_rows(published, split)
+        if spec:
+            df[f"spec 2.1 {split}"] = [
+                "–" if k not in spec else (
+                    _cell(spec[k][unit], spec[k].get(pct_col, float("nan")), decimals))
+                for k in TABLE_ROWS]
+        if split in published.get(table, {}):
+            paper = published_rows(published, table, split)
+            df[f"paper {split} (2.2)"] = [_cell(*paper[k], decimals) if k in paper else "–"
+                                          for k in TABLE_ROWS]
+    if "train" in published.get(table, {}) and "train" not in splits:
+        paper = published_rows(published, table, "train")
+        df["paper train (2.2)"] = [_cell(*paper[k], decimals) if k in paper else "–"
+                                   for k in TABLE_ROWS]
+    return df
+
+
+def provenance_table(counts: Mapping[tuple[str, str], pd.DataFrame]) -> pd.DataFrame:
+    """Per (version, split, domain, slot): detections, user-side and system-side detections and
+    the user share in percent (§8 item 7, the paper's Figure 4)."""
+    rows = []
+    for (version, split), c in sorted(counts.items()):
+        for r in c[c["slot"].isin(["total", ""]) == False].itertuples(index=False):  # noqa: E712
+            rows.append({"version": version_label(version), "split": split, "domain": r.domain,
+                         "slot": r.slot, "detections": int(r.detections),
+                         "user": int(r.user_detections), "system": int(r.system_detections),
+                         "user share %": r.user_share_pct})
+    return pd.DataFrame(rows)
+
+
+def reference_table(
+    counts: Mapping[tuple[str, str], pd.DataFrame],
+    published: Mapping[str, Any],
+    version: str = "mwz21",
+) -> pd.DataFrame:
+    """Measured 2.1 counts against the spec's expected values (§9.4, tolerance §12.7) and the
+    paper's Table 1 (tolerance §12.8), one row per (split, domain, slot) that has a reference.
+
+    Columns: ``split``, ``domain``, ``slot``, ``dialogues``, ``spec dialogues``, ``turns``,
+    ``spec turns``, ``detections``, ``spec detections``, ``within spec`` (every available
+    number within ±3 or ±3 %; totals: percentages within ±1 point), ``paper dialogues``,
+    ``within paper`` (yes/no, or ``exempt``).
+    """
+    rows = []
+    for (ver, split), c in sorted(counts.items()):
+        if ver != version:
+            continue
+        cc = c.set_index(["domain", "slot"])
+        spec = spec_rows(published, split)
+        paper = published_rows(published, "table1", split) if split in published.get(
+            "table1", {}) else {}
+        for k in TABLE_ROWS:
+            if k not in spec and k not in paper:
+                continue
+            m = cc.loc[k]
+            row: dict[str, Any] = {"split": split, "domain": k[0], "slot": k[1],
+                                   "dialogues": int(m["dialogues"])}
+            s = spec.get(k)
+            row["spec dialogues"] = s["dialogues"] if s else None
+            row["turns"] = int(m["turns"])
+            row["spec turns"] = s["turns"] if s else None
+            row["detections"] = None if k[1] in ("total", "") else int(m["detections"])
+            row["spec detections"] = s.get("detections") if s else None
+            row["within spec"] = None if s is None else _within_spec(m, s, k)
+            p = paper.get(k)
+            row["paper dialogues"] = p[0] if p else None
+            if p is None:
+                row["within paper"] = None
+            elif (split, k[0], k[1]) in PAPER_EXEMPT:
+                row["within paper"] = "exempt"
+            elif k[0] == "total":
+                row["within paper"] = paper_tolerance_ok(m["dialogue_pct"], p[1], "total")
+            elif k[1] == "total":
+                row["within paper"] = paper_tolerance_ok(m["dialogue_pct"], p[1], "domain_total")
+            else:
+                row["within paper"] = paper_tolerance_ok(m["dialogues"], p[0], "slot")
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _within_spec(m: pd.Series, s: Mapping[str, float], key: Key) -> bool:
+    if key[1] in ("total", "") and "dialogue_pct" in s:
+        ok = abs(m["dialogue_pct"] - s["dialogue_pct"]) <= 1.0
+        if "turn_pct" in s:
+            ok = ok and abs(m["turn_pct"] - s["turn_pct"]) <= 1.0
+        return bool(ok)
+    ok = spec_tolerance_ok(m["dialogues"], s["dialogues"]) and spec_tolerance_ok(
+        m["turns"], s["turns"])
+    if "detections" in s:
+        ok = ok and spec_tolerance_ok(m["detections"], s["detections"])
+    return bool(ok)
+
+
+def table3_frame(published: Mapping[str, Any]) -> pd.DataFrame:
+    """Table 3: the paper's confusion matrix and precision/recall/F1/accuracy recomputed from it
+    (fractions), next to the values stated in the paper's text (§9.3, D12)."""
+    t3 = published["table3"]
+    tp, fp = t3["modified"]["true"], t3["modified"]["false"]
+    tn, fn = t3["unmodified"]["true"], t3["unmodified"]["false"]
+    stats = verification_stats(tp, fp, tn, fn)
+    stated = t3.get("stated_in_text", {})
+    return pd.DataFrame([
+        {"statistic": k, "recomputed": v, "stated in paper": stated.get(k)}
+        for k, v in stats.items()
+    ] + [{"statistic": "matrix", "recomputed": None,
+          "stated in paper": f"modified {tp}/{fp}, unmodified {tn}/{fn} (true/false)"}])
