@@ -83,7 +83,7 @@ def count_changes(
         ``detections`` (turns at which a rule fired, before carry-forward; per slot only),
         ``user_detections``, ``system_detections`` (side of the primary value),
         ``user_share_pct``. Percentages are percent of the base (NaN when the base is 0);
-        detection columns are NaN on total rows.
+        detection columns are None on total rows (object dtype).
     """
     orig = _key_frame(original)
     turn_sets: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
@@ -120,10 +120,13 @@ def count_changes(
                        system_detections=int((mine["side"] == "system").sum()),
                        user_share_pct=100.0 * n_user / n if n else float("nan"))
         else:
-            row.update(detections=float("nan"), user_detections=float("nan"),
-                       system_detections=float("nan"), user_share_pct=float("nan"))
+            row.update(detections=None, user_detections=None, system_detections=None,
+                       user_share_pct=None)
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    for col in ("detections", "user_detections", "system_detections", "user_share_pct"):
+        out[col] = pd.Series([r[col] for r in rows], dtype=object)
+    return out
 
 
 def spec_tolerance_ok(measured: float, expected: float) -> bool:

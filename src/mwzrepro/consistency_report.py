@@ -32,6 +32,7 @@ __all__ = [
     "provenance_table",
     "reference_table",
     "table3_frame",
+    "spec_dialogues_ok",
 ]
 
 Key = tuple[str, str]
@@ -122,12 +123,15 @@ def reference_table(
     version: str = "mwz21",
 ) -> pd.DataFrame:
     """Measured 2.1 counts against the spec's expected values (§9.4, tolerance §12.7) and the
-    paper's Table 1 (tolerance §12.8), one row per (split, domain, slot) that has a reference.
+    paper's Table 1 (tolerance §12.8), one row per (split, domain, slot) with a reference.
 
-    Columns: ``split``, ``domain``, ``slot``, ``dialogues``, ``spec dialogues``, ``turns``,
-    ``spec turns``, ``detections``, ``spec detections``, ``within spec`` (every available
-    number within ±3 or ±3 %; totals: percentages within ±1 point), ``paper dialogues``,
-    ``within paper`` (yes/no, or ``exempt``).
+    Columns: ``split``, ``domain``, ``slot``; ``dialogues``, ``spec dialogues``, ``turns``,
+    ``spec turns``, ``detections``, ``spec detections`` (ints, None where the spec has no
+    number); ``within spec`` — the §12.7 acceptance: the dialogue count within ±3 or ±3 %
+    (whichever is larger), for totals the percentages within ±1 point; ``turns/detections
+    within`` — the same ±3/±3 % band applied to turns and detections (informative);
+    ``paper dialogues`` and ``within paper`` (§12.8; ``exempt`` for the exempt cells).
+    Flags are the strings ``yes``/``no`` (``–`` when not applicable).
     """
     rows = []
     for (ver, split), c in sorted(counts.items()):
@@ -141,50 +145,70 @@ def reference_table(
             if k not in spec and k not in paper:
                 continue
             m = cc.loc[k]
-            row: dict[str, Any] = {"split": split, "domain": k[0], "slot": k[1],
-                                   "dialogues": int(m["dialogues"])}
             s = spec.get(k)
-            row["spec dialogues"] = s["dialogues"] if s else None
-            row["turns"] = int(m["turns"])
-            row["spec turns"] = s["turns"] if s else None
-            row["detections"] = None if k[1] in ("total", "") else int(m["detections"])
-            row["spec detections"] = s.get("detections") if s else None
-            row["within spec"] = None if s is None else _within_spec(m, s, k)
             p = paper.get(k)
-            row["paper dialogues"] = p[0] if p else None
+            is_total = k[1] in ("total", "")
+            row: dict[str, Any] = {
+                "split": split, "domain": k[0], "slot": k[1],
+                "dialogues": int(m["dialogues"]),
+                "spec dialogues": _int(s, "dialogues"),
+                "turns": int(m["turns"]),
+                "spec turns": _int(s, "turns"),
+                "detections": None if is_total else int(m["detections"]),
+                "spec detections": _int(s, "detections"),
+                "within spec": "–" if s is None else _yes(spec_dialogues_ok(m, s, k)),
+                "turns/detections within": "–" if s is None else _yes(
+                    spec_tolerance_ok(m["turns"], s["turns"])
+                    and ("detections" not in s
+                         or spec_tolerance_ok(m["detections"], s["detections"]))),
+                "paper dialogues": None if p is None else int(p[0]),
+            }
             if p is None:
-                row["within paper"] = None
+                row["within paper"] = "–"
             elif (split, k[0], k[1]) in PAPER_EXEMPT:
                 row["within paper"] = "exempt"
             elif k[0] == "total":
-                row["within paper"] = paper_tolerance_ok(m["dialogue_pct"], p[1], "total")
+                row["within paper"] = _yes(paper_tolerance_ok(m["dialogue_pct"], p[1], "total"))
             elif k[1] == "total":
-                row["within paper"] = paper_tolerance_ok(m["dialogue_pct"], p[1], "domain_total")
+                row["within paper"] = _yes(
+                    paper_tolerance_ok(m["dialogue_pct"], p[1], "domain_total"))
             else:
-                row["within paper"] = paper_tolerance_ok(m["dialogues"], p[0], "slot")
+                row["within paper"] = _yes(paper_tolerance_ok(m["dialogues"], p[0], "slot"))
             rows.append(row)
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    for col in ("spec dialogues", "spec turns", "detections", "spec detections",
+                "paper dialogues"):
+        if col in df:
+            df[col] = pd.Series([None if v is None or v != v else int(v) for v in df[col]],
+                                dtype=object, index=df.index)
+    return df
 
 
-def _within_spec(m: pd.Series, s: Mapping[str, float], key: Key) -> bool:
+def _int(row: Mapping[str, Any] | None, key: str) -> int | None:
+    return None if row is None or key not in row else int(row[key])
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def spec_dialogues_ok(m: Mapping[str, Any], s: Mapping[str, Any], key: Key) -> bool:
+    """The §12.7 acceptance for one cell: totals with a percentage within ±1 point; otherwise
+    the dialogue count within ±3 or ±3 %, whichever is larger."""
     if key[1] in ("total", "") and "dialogue_pct" in s:
         ok = abs(m["dialogue_pct"] - s["dialogue_pct"]) <= 1.0
         if "turn_pct" in s:
             ok = ok and abs(m["turn_pct"] - s["turn_pct"]) <= 1.0
         return bool(ok)
-    ok = spec_tolerance_ok(m["dialogues"], s["dialogues"]) and spec_tolerance_ok(
-        m["turns"], s["turns"])
-    if "detections" in s:
-        ok = ok and spec_tolerance_ok(m["detections"], s["detections"])
-    return bool(ok)
+    return bool(spec_tolerance_ok(m["dialogues"], s["dialogues"]))
 
 
 def table3_frame(published: Mapping[str, Any]) -> pd.DataFrame:
     """Table 3: the paper's confusion matrix and precision/recall/F1/accuracy recomputed from it
     (fractions), next to the values stated in the paper's text (§9.3, D12)."""
     t3 = published["table3"]
-    tp, fp = t3["modified"]["true"], t3["modified"]["false"]
-    tn, fn = t3["unmodified"]["true"], t3["unmodified"]["false"]
+    tp, fp = t3["modified"]["judged_correct"], t3["modified"]["judged_wrong"]
+    tn, fn = t3["unmodified"]["judged_correct"], t3["unmodified"]["judged_wrong"]
     stats = verification_stats(tp, fp, tn, fn)
     stated = t3.get("stated_in_text", {})
     return pd.DataFrame([

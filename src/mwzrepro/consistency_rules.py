@@ -14,6 +14,7 @@ NM-U, NM-S, NM-F; TD-U, TD-S, TT-U, TT-S, XD-U, XD-S, XT-U, XT-S.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -553,6 +554,12 @@ def stars_system(c: TurnContext) -> list[Hit]:
 
 
 # ====================================================================================== NAME
+@functools.lru_cache(maxsize=16)
+def _longest_first(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Aliases longest first, so a name is reported with its longest matching surface."""
+    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p)))
+
+
 def _name_value(c: TurnContext, canon: str, where: str, start: int, end: int) -> str:
     if c.params.name_label == "surface":
         return (c.U if where == "user" else c.S)[start:end]
@@ -566,7 +573,7 @@ def _name_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
             return []
         others = [normalize_value(o) for o in c.state.other_names(domain)]
         out, seen = [], set()
-        for alias, canon in c.inv.names[domain]:
+        for alias, canon in _longest_first(c.inv.names[domain]):
             if canon in seen or alias not in c.nu.text:
                 continue
             for a, b in nword_matches(c.nu, alias):
@@ -588,7 +595,7 @@ def _name_system(domain: str) -> Callable[[TurnContext], list[Hit]]:
         raw_others = c.state.other_names(domain)
         others = [normalize_value(o) for o in raw_others]
         if not (domain in ("attraction", "hotel") and "taxi" in c.s):
-            for alias, canon in c.inv.names[domain]:
+            for alias, canon in _longest_first(c.inv.names[domain]):
                 if canon in seen or alias not in c.ns.text:
                     continue
                 spans = list(nword_matches(c.ns, alias))

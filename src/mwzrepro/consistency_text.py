@@ -146,6 +146,8 @@ def normalize_entity(text: str) -> Mapped:
     while j > i and text_n[j - 1] == " ":
         j -= 1
     core, core_spans = text_n[i:j], spans[i:j]
+    if not core:
+        return Mapped(" ", ((0, 0),))
     left = core_spans[0][0] if core_spans else 0
     right = core_spans[-1][1] if core_spans else 0
     return Mapped(" " + core + " ", tuple([(left, left)] + core_spans + [(right, right)]))

@@ -61,9 +61,13 @@ __all__ = [
     "select_dialogues",
     "read_paired_states",
     "MISSING_POLICIES",
+    "PAPER_EXCLUDED_DIALOGUES",
 ]
 
 MISSING_POLICIES = ("error", "skip")
+
+#: Default ``excluded_dialogues``: the FGA paper's Table 1 leaves out PMUL1455 (§2.6).
+PAPER_EXCLUDED_DIALOGUES: tuple[str, ...] = ("pmul1455",)
 
 
 def canonical_dialogue_id(did: str) -> str:
@@ -276,7 +280,7 @@ def _excluded_set(excluded: Iterable[str]) -> set[str]:
 def align_states(
     gold: Mapping[str, GoldDialogue],
     pred: Mapping[str, Mapping[int, State]],
-    excluded: Iterable[str] = (),
+    excluded: Iterable[str] = PAPER_EXCLUDED_DIALOGUES,
     missing: str = "error",
     source: str = "",
 ) -> tuple[list[DialogueStates], Coverage]:
@@ -285,8 +289,8 @@ def align_states(
     Args:
         gold: ``{dialogue id: GoldDialogue}`` (:func:`gold_from_tables`).
         pred: ``{dialogue id: {turn: state}}`` keyed by user-turn index.
-        excluded: dialogue ids left out of the corpus (any case, ``.json`` optional); each is
-            reported in the coverage.
+        excluded: dialogue ids left out of the corpus (any case, ``.json`` optional; default
+            :data:`PAPER_EXCLUDED_DIALOGUES`); each is reported in the coverage.
         missing: ``"error"`` — every gold dialogue and turn must be predicted; ``"skip"`` —
             a gold dialogue without predictions, or turns missing at the end of a dialogue, are
             left out and listed in the coverage (the prediction file's own coverage, e.g. labes
@@ -413,7 +417,7 @@ def parse_flags(raw: Any, source: str = "") -> dict[str, tuple[tuple[int, ...], 
 def align_flags(
     flags: Mapping[str, Sequence[Sequence[int]]],
     gold: Mapping[str, GoldDialogue] | None,
-    excluded: Iterable[str] = (),
+    excluded: Iterable[str] = PAPER_EXCLUDED_DIALOGUES,
     source: str = "",
 ) -> tuple[list[DialogueFlags], Coverage]:
     """Pair flag vectors with gold presence (for AGA, §7.2) and apply exclusions.
@@ -422,7 +426,8 @@ def align_flags(
         flags: ``{dialogue id: per-turn flag vectors}`` (:func:`read_flag_file`).
         gold: gold states of the same dialogues, or ``None`` (then AGA is not computed and
             the corpus is the flag file's own).
-        excluded: dialogue ids left out (reported).
+        excluded: dialogue ids left out (reported; default
+            :data:`PAPER_EXCLUDED_DIALOGUES`).
         source: file label.
 
     Returns:
@@ -641,7 +646,9 @@ def read_human_eval_logs(paths: Iterable[str | Path]) -> tuple[dict[str, Dialogu
 
 
 def select_dialogues(
-    dialogues: Mapping[str, DialogueStates], excluded: Iterable[str] = (), source: str = ""
+    dialogues: Mapping[str, DialogueStates],
+    excluded: Iterable[str] = PAPER_EXCLUDED_DIALOGUES,
+    source: str = "",
 ) -> tuple[list[DialogueStates], Coverage]:
     """Paired-state dialogues (gold and predictions from one source, e.g. the human-evaluation
     logs) minus the excluded ones, with coverage."""

@@ -21,7 +21,13 @@ import pandas as pd
 
 from mwzrepro.metrics.signature import check_compatible
 
-__all__ = ["inform_success_table", "richness_table", "metrics_summary", "RICHNESS_ROWS"]
+__all__ = [
+    "inform_success_table",
+    "richness_table",
+    "state_match_table",
+    "metrics_summary",
+    "RICHNESS_ROWS",
+]
 
 #: Table 6 rows: (label, richness key, published key or None).
 RICHNESS_ROWS = (
@@ -59,64 +65,70 @@ def _field(sig: str | None, name: str) -> str:
 
 
 def inform_success_table(
-    scores: Mapping[str, pd.DataFrame], published: Mapping[str, Any], version: str
+    scores: Mapping[str, Mapping[str, pd.DataFrame]], published: Mapping[str, Any]
 ) -> tuple[pd.DataFrame, list[str]]:
-    """Table 5 shape for one version.
+    """Table 5 shape: one block of rows per dataset version.
 
     Args:
-        scores: ``{system: scores rows of score-success}``; the key ``oracle`` (the reference
-            corpus) becomes the last row.
+        scores: ``{version: {system: scores rows of score-success}}``; the system ``oracle``
+            (the reference corpus) becomes the last row of its version's block.
         published: the parsed leaderboard file (module docstring).
-        version: dataset version label (notes).
 
     Returns:
-        ``(table, notes)``: columns system, model, type, states, domains, Inform, Success,
-        Inform opt., Success opt. (ours, percent), Inform/Success published (2.2)
+        ``(table, notes)``: columns version, system, model, type, states, domains, Inform,
+        Success, Inform opt., Success opt. (ours, percent), Inform/Success published (2.2)
         (leaderboard, standard setting on MultiWOZ 2.2), Inform/Success opt. paper (2.2)
-        (paper Table 5), dialogues scored; notes carry the signatures.
+        (paper Table 5), dialogues scored; notes carry one signature per (version, setting).
 
     Raises:
         mwzrepro.metrics.signature.SignatureMismatch: numbers with different settings in one
-            column.
+            column of a version's block (only system, state source and domain source may
+            differ; they are shown as columns).
     """
     pub_sys = published.get("systems", {})
     rows = []
-    sig_cols: dict[str, list[str]] = {"standard": [], "optimistic": []}
-    for system, sc in scores.items():
-        p = published.get("reference_corpus", {}) if system == _ORACLE else pub_sys.get(system,
-                                                                                          {})
-        std = _signature(sc, "inform", "standard")
-        opt = _signature(sc, "inform", "optimistic")
-        for setting, sig in (("standard", std), ("optimistic", opt)):
-            if sig:
-                sig_cols[setting].append(sig)
-        dialogues = _value(sc, "dialogues", "", "scored")
-        rows.append({
-            "system": "reference corpus (oracle)" if system == _ORACLE else system,
-            "model": p.get("model", "–" if system != _ORACLE else "gold responses"),
-            "type": p.get("type", "–" if system != _ORACLE else "corpus"),
-            "states": _field(std, "state"),
-            "domains": _field(std, "dom"),
-            "Inform": _value(sc, "inform", "standard"),
-            "Success": _value(sc, "success", "standard"),
-            "Inform opt.": _value(sc, "inform", "optimistic"),
-            "Success opt.": _value(sc, "success", "optimistic"),
-            "Inform published (2.2)": _num(p.get("inform")),
-            "Success published (2.2)": _num(p.get("success")),
-            "Inform opt. paper (2.2)": _num(p.get("inform_optimistic")),
-            "Success opt. paper (2.2)": _num(p.get("success_optimistic")),
-            "dialogues": None if dialogues is None else int(dialogues),
-        })
     notes = []
-    for setting, sigs in sig_cols.items():
-        if sigs:
-            check_compatible(sigs, vary=("system", "state", "dom"),
-                             where=f"Inform/Success {setting} column ({version})")
-            notes.append(f"{setting}: {sigs[0]}")
+    for version, per_system in scores.items():
+        sig_cols: dict[str, list[str]] = {"standard": [], "optimistic": []}
+        ordered = [s for s in per_system if s != _ORACLE] + (
+            [_ORACLE] if _ORACLE in per_system else [])
+        for system in ordered:
+            sc = per_system[system]
+            oracle = system == _ORACLE
+            p = published.get("reference_corpus", {}) if oracle else pub_sys.get(system, {})
+            std = _signature(sc, "inform", "standard")
+            opt = _signature(sc, "inform", "optimistic")
+            for setting, sig in (("standard", std), ("optimistic", opt)):
+                if sig:
+                    sig_cols[setting].append(sig)
+            dialogues = _value(sc, "dialogues", "", "scored")
+            rows.append({
+                "version": version,
+                "system": "reference corpus (oracle)" if oracle else system,
+                "model": p.get("model", "gold responses" if oracle else "–"),
+                "type": p.get("type", "corpus" if oracle else "–"),
+                "states": _field(std, "state"),
+                "domains": _field(std, "dom"),
+                "Inform": _value(sc, "inform", "standard"),
+                "Success": _value(sc, "success", "standard"),
+                "Inform opt.": _value(sc, "inform", "optimistic"),
+                "Success opt.": _value(sc, "success", "optimistic"),
+                "Inform published (2.2)": _num(p.get("inform")),
+                "Success published (2.2)": _num(p.get("success")),
+                "Inform opt. paper (2.2)": _num(p.get("inform_optimistic")),
+                "Success opt. paper (2.2)": _num(p.get("success_optimistic")),
+                "dialogues": None if dialogues is None else int(dialogues),
+            })
+        for setting, sigs in sig_cols.items():
+            if sigs:
+                check_compatible(sigs, vary=("system", "state", "dom"),
+                                 where=f"Inform/Success {setting} column ({version})")
+                notes.append(f"{version} {setting}: {sigs[0]}")
     notes += [
-        f"Ours: MultiWOZ {version} test goals, booked domains and (for systems without "
-        "states) gold states; responses normalized as the reference evaluator does. "
-        "'states': predicted (the system's own) or gold; 'domains': active-domain source.",
+        "Ours: each version's test goals, booked domains and (for systems without states) "
+        "gold states; responses normalized as the reference evaluator does. 'states': "
+        "predicted (the system's own) or gold; 'domains': active-domain source of the "
+        "standard setting (the optimistic one always uses ground-truth turn domains).",
         "Optimistic (paper Section 5.1): offered and goal venues intersect, search by name/"
         "train id alone when given, ground-truth turn domains (DAMD heuristic).",
         "'published (2.2)': MultiWOZ leaderboard (reference evaluator on MultiWOZ 2.2 "
@@ -125,24 +137,65 @@ def inform_success_table(
     return pd.DataFrame(rows), notes
 
 
+def state_match_table(
+    scores: Mapping[str, Mapping[str, pd.DataFrame]],
+) -> tuple[pd.DataFrame, list[str]]:
+    """The reference evaluator's state metrics (spec §13) of every system scored with its own
+    states: rows (version, system); joint accuracy and slot F1 in percent, slot precision and
+    recall as fractions (as the evaluator reports them).
+
+    Raises:
+        mwzrepro.metrics.signature.SignatureMismatch: different settings within a version.
+    """
+    rows, notes = [], []
+    for version, per_system in scores.items():
+        sigs = []
+        for system, sc in per_system.items():
+            sig = _signature(sc, "joint_accuracy", "")
+            if not sig:
+                continue
+            sigs.append(sig)
+            rows.append({"version": version, "system": system,
+                         "joint accuracy": _value(sc, "joint_accuracy", ""),
+                         "slot F1": _value(sc, "slot_f1", ""),
+                         "slot precision": _value(sc, "slot_precision", ""),
+                         "slot recall": _value(sc, "slot_recall", "")})
+        if sigs:
+            check_compatible(sigs, vary=("system",), where=f"state metrics ({version})")
+            notes.append(f"{version}: {sigs[0]}")
+    notes.append("Gold states: the version's test annotation, dontcare slots dropped; a value "
+                 "matches when partial_ratio(predicted, gold) > 95. Precision and recall are "
+                 "fractions, F1 and joint accuracy percentages (as in the reference evaluator).")
+    return pd.DataFrame(rows, columns=["version", "system", "joint accuracy", "slot F1",
+                                       "slot precision", "slot recall"]), notes
+
+
 def _num(x: Any) -> float | None:
     return None if x is None else float(x)
 
 
 def richness_table(
-    systems: Mapping[str, pd.DataFrame], reference: pd.DataFrame,
-    published: Mapping[str, Any], version: str,
+    systems: Mapping[str, pd.DataFrame], references: Mapping[str, pd.DataFrame],
+    published: Mapping[str, Any],
 ) -> tuple[pd.DataFrame, list[str]]:
     """Table 6 shape: one row per richness metric (plus the published leaderboard values of
-    the four reported ones), one column per system and a last column for the version's
-    reference corpus.
+    the four reported ones), one column per system (system outputs do not depend on the
+    dataset version) and one per version's reference corpus.
+
+    Args:
+        systems: ``{system: scores rows of score-richness}``.
+        references: ``{version: scores rows of score-richness --references}``.
+        published: the parsed leaderboard file.
 
     Raises:
-        mwzrepro.metrics.signature.SignatureMismatch: different settings across systems.
+        mwzrepro.metrics.signature.SignatureMismatch: different settings across systems, or
+            across the reference columns (other than the version).
     """
     sigs = [sc["signature"].iloc[0] for sc in systems.values()]
     check_compatible(sigs, vary=("system",), where="richness columns")
-    ref_col = f"reference corpus ({version})"
+    ref_sigs = [sc["signature"].iloc[0] for sc in references.values()]
+    check_compatible(ref_sigs, vary=("ver",), where="reference-corpus richness columns")
+    ref_cols = {v: f"reference corpus ({v})" for v in references}
     pub_sys = published.get("systems", {})
     pub_ref = published.get("reference_corpus", {})
     rows: list[dict[str, Any]] = []
@@ -155,7 +208,8 @@ def richness_table(
         row: dict[str, Any] = {"metric": label}
         for system, sc in systems.items():
             row[system] = cell(sc, key)
-        row[ref_col] = cell(reference, key)
+        for v, sc in references.items():
+            row[ref_cols[v]] = cell(sc, key)
         rows.append(row)
     for label, _, pkey in RICHNESS_ROWS:
         if pkey is None:
@@ -163,13 +217,15 @@ def richness_table(
         row = {"metric": f"{label} published"}
         for system in systems:
             row[system] = _pub(pub_sys.get(system, {}).get(pkey), pkey)
-        row[ref_col] = _pub(pub_ref.get(pkey), pkey)
+        for v in references:
+            row[ref_cols[v]] = _pub(pub_ref.get(pkey), pkey)
         rows.append(row)
-    notes = [f"systems: {sigs[0]}", f"reference corpus: {reference['signature'].iloc[0]}",
-             "Tokenizer of lexical-diversity 0.1.1 on normalized responses; MSTTR over 50-token "
-             "segments in the prediction file's dialogue order; CBE = conditional bigram "
-             "entropy (bits).",
-             "'published': MultiWOZ leaderboard (reference corpus: MultiWOZ 2.2 references)."]
+    notes = [f"systems: {sigs[0]}"] + [f"reference corpus: {s}" for s in ref_sigs] + [
+        "Tokenizer of lexical-diversity 0.1.1 on normalized responses; MSTTR over 50-token "
+        "segments in the prediction file's dialogue order; CBE = conditional bigram entropy "
+        "(bits).",
+        "'published': MultiWOZ leaderboard (its reference corpus: MultiWOZ 2.2 references).",
+    ]
     return pd.DataFrame(rows, dtype=object), notes
 
 

@@ -49,7 +49,7 @@ def _env(mirror: Path | str) -> dict[str, str]:
 
 def _snakemake(cwd: Path, mirror: Path | str, *args: str, check: bool = True):
     proc = subprocess.run(
-        [str(BIN / "snakemake"), "-j2", "--quiet", "all", *args], cwd=cwd, env=_env(mirror),
+        [str(BIN / "snakemake"), "all", *args, "-j2", "--quiet"], cwd=cwd, env=_env(mirror),
         capture_output=True, text=True,
     )
     if check and proc.returncode != 0:
@@ -102,7 +102,7 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
         "results/scores/bleu/mwz21/ubar.parquet",
     ]
     proc = subprocess.run(
-        [str(BIN / "snakemake"), "-j2", "--quiet", *targets], cwd=other, env=_env(mirror),
+        [str(BIN / "snakemake"), *targets, "-j2", "--quiet"], cwd=other, env=_env(mirror),
         capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -126,7 +126,7 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
 def test_corrupted_raw_file_stops_the_pipeline(mirror: Path, tmp_path: Path) -> None:
     work = _copy_repo(tmp_path / "corrupt")
     target = "data/interim/mwz21/test/turns.parquet"
-    proc = subprocess.run([str(BIN / "snakemake"), "-j1", "--quiet", target], cwd=work,
+    proc = subprocess.run([str(BIN / "snakemake"), target, "-j1", "--quiet"], cwd=work,
                           env=_env(mirror), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-4000:]
     raw = work / "data/raw/mwz21/test.json.zip"

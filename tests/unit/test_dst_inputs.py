@@ -108,7 +108,8 @@ def test_predictions_mwzeval_slot_names_and_reported_filter():
                                ("train", "arriveby"): "12:00", ("train", "day"): "friday",
                                ("train", "book people"): "2"}
     assert dropped == Counter({"hotel-arrive": 1, "taxi-day": 1})
-    with pytest.raises(DSTError, match="augpt.parquet: dialogue mul0001, turn 1: slot hotel-arrive"):
+    with pytest.raises(DSTError,
+                       match="augpt.parquet: dialogue mul0001, turn 1: slot hotel-arrive"):
         predictions_from_table(df, "augpt.parquet")
 
 
@@ -137,10 +138,12 @@ def test_align_states_coverage_and_alternatives():
         (2, 5, 1, 3)
     s, _ = score_corpus(ds, [0.5])
     assert s.jga == 1.0  # "guest house" is a 2.2 alternative → rewritten
+    # PMUL1455 is excluded by default (spec §2.6) and reported
+    assert align_states(g, pred, source="p")[1].excluded == ["pmul1455"]
     # without the exclusion pmul1455 has no predictions
     with pytest.raises(DSTError, match="p: dialogue pmul1455: no predictions"):
-        align_states(g, pred, source="p")
-    ds, cov = align_states(g, pred, missing="skip", source="p")
+        align_states(g, pred, excluded=[], source="p")
+    ds, cov = align_states(g, pred, excluded=[], missing="skip", source="p")
     assert cov.missing_dialogues == ["pmul1455"] and cov.scored_turns == 3
 
 
@@ -211,9 +214,9 @@ def test_align_flags_turn_mismatch_names_dialogue_and_turn():
     g, _ = gold()
     flags = {"mul0001": (tuple(ONES),) * 2, "pmul1455": (tuple(ONES),) * 2}
     with pytest.raises(DSTError, match="t.json: dialogue mul0001, turn 2: 2 flag vectors but 3"):
-        align_flags(flags, g, source="t.json")
+        align_flags(flags, g, excluded=[], source="t.json")
     with pytest.raises(DSTError, match="dialogue pmul1455: gold dialogue without flag"):
-        align_flags({"mul0001": (tuple(ONES),) * 3}, g, source="t.json")
+        align_flags({"mul0001": (tuple(ONES),) * 3}, g, excluded=[], source="t.json")
     with pytest.raises(DSTError, match="dialogue sng0002 has flags but no gold"):
         align_flags({**flags, "sng0002": ()}, g, excluded=["pmul1455"])
 

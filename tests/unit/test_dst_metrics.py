@@ -186,6 +186,16 @@ def test_running_example_per_turn():
     assert round(100 * sum(round(w, 2) for w in weights) / 6, 2) == 46.33
 
 
+def test_slot_accuracy_eq1_and_sa_example():
+    """Eq. (1) with the |P ∩ Q| term; the paper's SA example is turn 2: 28/30 (spec §9 D5)."""
+    d = fig1()
+    assert dst.slot_accuracy(d.gold[2], d.pred[2]) == 28 / 30
+    assert round(100 * dst.slot_accuracy(d.gold[2], d.pred[2]), 2) == 93.33
+    wrong_value = ({A: "a", B: "b"}, {A: "z", C: "c"})
+    assert dst.slot_accuracy(*wrong_value) == 27 / 30  # A counted once, B missing, C extra
+    assert dst.wrong_slots(*wrong_value) == {A, B, C}
+
+
 def test_running_example_totals():
     s, _ = score_corpus([fig1()], [0.0, *LAMBDAS, 1e6])
     assert (s.dialogues, s.turns, s.m1, s.m2, s.aga_turns) == (1, 6, 2, 4, 5)

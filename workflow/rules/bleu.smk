@@ -11,6 +11,8 @@ rule score_bleu:
         "results/scores/bleu/{version}/{system}.parquet",
     log:
         "logs/score-bleu/{version}-{system}.log",
+    conda:
+        ENV
     shell:
         "mwzrepro score-bleu --predictions {input.predictions} --coverage {input.coverage}"
         " --references {input.references} --version {wildcards.version}"

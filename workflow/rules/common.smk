@@ -1,20 +1,22 @@
 # Shared helpers: the sources registry, code-dependency lists, wildcard constraints.
 import yaml
 
-
 SOURCES = yaml.safe_load(open("workflow/resources/sources.yaml"))["sources"]
 REGISTRY = "workflow/resources/sources.yaml"
 # Final targets; every rules file appends its own.
 ALL_TARGETS = []
+# Conda environment file of every job (set per job with the conda directive, --sdm conda).
+ENV = "../envs/mwzrepro.yaml"
 
 
 def code(*modules):
     """Package source files a step runs (inputs on both sides: edits rerun the step)."""
-    return ["src/mwzrepro/" + m for m in ("io.py", "schemas.py") + modules]
+    return [f"src/mwzrepro/{m}" for m in ("io.py", "schemas.py") + modules]
 
 
 def raw(source_id):
-    return "data/raw/" + SOURCES[source_id]["path"]
+    """The data/raw/ path of a registry entry."""
+    return f"data/raw/{SOURCES[source_id]['path']}"
 
 
 wildcard_constraints:

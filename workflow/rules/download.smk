@@ -12,15 +12,19 @@ rule download:
         code=code("sources.py", "cli/prepare.py"),
     output:
         "data/raw/{path}",
+    log:
+        "logs/download/{path}.log",
     wildcard_constraints:
         path="|".join(re.escape(p) for p in SOURCES_BY_PATH),
+    conda:
+        ENV
     params:
         url=lambda w: SOURCES_BY_PATH[w.path]["url"],
         sha1=lambda w: SOURCES_BY_PATH[w.path]["sha1"],
         mirror=config["download"]["mirror"],
-    log:
-        "logs/download/{path}.log",
     shell:
         "mwzrepro download --url {params.url} --sha1 {params.sha1} --out {output}"
         " --mirror '{params.mirror}' --log {log}"
-ALL_TARGETS.extend("data/raw/" + p for p in SOURCES_BY_PATH)
+
+
+ALL_TARGETS.extend(f"data/raw/{p}" for p in SOURCES_BY_PATH)

@@ -7,22 +7,19 @@ import re
 
 DST = config["dst"]
 DST_CODE = ("metrics/dst.py", "dst_inputs.py", "metrics/signature.py", "cli/dst.py")
-DST_HUMAN_LOGS = sorted(
-    raw(s) for s, e in SOURCES.items() if e.get("role") == "dst-human-eval"
-)
+DST_HUMAN_LOGS = sorted(raw(s) for s, e in SOURCES.items() if e.get("role") == "dst-human-eval")
 # The TripPy flag file and the 100-dialogue SOM-DST sample are scored once, not per system.
 DST_RELEASED = ["trippy", "som-dst-sample"]
 
 
-def dst_scoring_args():
-    """Options shared by every score-dst* command (all from params.yaml, block `dst`)."""
-    return (
-        f"--lambdas '{DST['lambdas']}' --forget '{DST['forget']}'"
-        f" --fga-variant {DST['fga_variant']} --matcher {DST['matcher']}"
-        f" --fuzzy-matcher {DST['fuzzy_matcher']} --fuzzy-threshold {DST['fuzzy_threshold']}"
-        f" --label-normalization {DST['label_normalization']}"
-        f" --excluded-dialogues '{DST['excluded_dialogues']}'"
-    )
+# Options shared by every score-dst* command (all from params.yaml, block `dst`).
+DST_ARGS = (
+    f"--lambdas '{DST['lambdas']}' --forget '{DST['forget']}'"
+    f" --fga-variant {DST['fga_variant']} --matcher {DST['matcher']}"
+    f" --fuzzy-matcher {DST['fuzzy_matcher']} --fuzzy-threshold {DST['fuzzy_threshold']}"
+    f" --label-normalization {DST['label_normalization']}"
+    f" --excluded-dialogues '{DST['excluded_dialogues']}'"
+)
 
 
 rule score_dst:
@@ -34,14 +31,14 @@ rule score_dst:
     output:
         json="results/scores/dst/{version}/{system}.json",
         turns="results/scores/dst/{version}/{system}.parquet",
+    log:
+        "logs/score-dst/{version}-{system}.log",
     wildcard_constraints:
         system="|".join(re.escape(s) for s in SYSTEMS),
     params:
-        common=dst_scoring_args(),
+        common=DST_ARGS,
         missing=DST["missing"],
         unknown_slots=DST["unknown_slots"],
-    log:
-        "logs/score-dst/{version}-{system}.log",
     shell:
         "mwzrepro score-dst --predictions {input.predictions} --states {input.states}"
         " --dialogues {input.dialogues} --system {wildcards.system}"
@@ -60,11 +57,11 @@ rule score_dst_flags:
     output:
         json="results/scores/dst/released/trippy.json",
         turns="results/scores/dst/released/trippy.parquet",
-    params:
-        common=dst_scoring_args(),
-        version=DST["flags_version"],
     log:
         "logs/score-dst-flags/trippy.log",
+    params:
+        common=DST_ARGS,
+        version=DST["flags_version"],
     shell:
         "mwzrepro score-dst-flags --flags {input.flags} --sources {input.registry}"
         " --states {input.states} --dialogues {input.dialogues} --system trippy"
@@ -80,12 +77,12 @@ rule score_dst_human:
     output:
         json="results/scores/dst/released/som-dst-sample.json",
         turns="results/scores/dst/released/som-dst-sample.parquet",
-    params:
-        common=dst_scoring_args(),
-        version=DST["human_version"],
-        logs_dir=os.path.dirname(DST_HUMAN_LOGS[0]),
     log:
         "logs/score-dst-human/som-dst-sample.log",
+    params:
+        common=DST_ARGS,
+        version=DST["human_version"],
+        logs_dir=os.path.dirname(DST_HUMAN_LOGS[0]),
     shell:
         "mwzrepro score-dst-human --logs-dir {params.logs_dir} --sources {input.registry}"
         " --system som-dst-sample --label 'SOM-DST (100-dialogue sample)'"
@@ -95,8 +92,9 @@ rule score_dst_human:
 
 rule tables_dst:
     input:
-        scores=expand("results/scores/dst/{version}/{system}.json", version=VERSIONS,
-                      system=SYSTEMS),
+        scores=expand(
+            "results/scores/dst/{version}/{system}.json", version=VERSIONS, system=SYSTEMS
+        ),
         released=expand("results/scores/dst/released/{name}.json", name=DST_RELEASED),
         code=code("tables.py", "metrics/dst.py", "metrics/signature.py", "cli/dst.py"),
     output:
@@ -105,11 +103,11 @@ rule tables_dst:
         metrics="results/metrics/dst.json",
         plot="results/plots/dst_fga_lambda.csv",
         image="results/plots/dst_fga_lambda.svg",
+    log:
+        "logs/tables-dst.log",
     params:
         lambda_max=DST["plot_lambda_max"],
         lambda_step=DST["plot_lambda_step"],
-    log:
-        "logs/tables-dst.log",
     shell:
         "mwzrepro tables-dst --scores-dir results/scores/dst --table results/tables/dst"
         " --fuzzy-table results/tables/dst_fuzzy --metrics {output.metrics}"

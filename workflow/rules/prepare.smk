@@ -5,19 +5,17 @@ SYSTEMS = config["systems"]
 CANONICAL = ["dialogues", "turns", "spans", "acts", "states", "booked", "goals"]
 
 
-def dataset(w):
-    return DATASETS[f"{w.version}-{w.split}"]
-
-
 rule ingest:
     input:
-        raw=lambda w: "data/raw/" + dataset(w)["raw"],
+        raw=lambda w: "data/raw/{}".format(DATASETS[f"{w.version}-{w.split}"]["raw"]),
         registry=ancient(REGISTRY),
         code=code("ingest/__init__.py", "ingest/convlab.py", "sources.py", "cli/prepare.py"),
     output:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
         "logs/ingest/{version}-{split}.log",
+    conda:
+        ENV
     shell:
         "mwzrepro ingest --format convlab --input {input.raw} --sources {input.registry}"
         " --split {wildcards.split} --out-dir data/interim/{wildcards.version}/{wildcards.split}"
@@ -33,6 +31,8 @@ rule redelex:
         "data/interim/{version}/{split}/references.parquet",
     log:
         "logs/redelex/{version}-{split}.log",
+    conda:
+        ENV
     shell:
         "mwzrepro redelex --turns {input.turns} --spans {input.spans} --out {output} --log {log}"
 
@@ -48,7 +48,15 @@ rule predictions:
         coverage="data/interim/predictions/{system}.coverage.parquet",
     log:
         "logs/predictions/{system}.log",
+    conda:
+        ENV
     shell:
         "mwzrepro predictions --input {input.raw} --sources {input.registry}"
         " --turns {input.turns} --out {output.predictions} --coverage {output.coverage}"
         " --log {log}"
+
+
+# Every dataset in params.yaml is a final target (as for `dvc repro`), needed downstream or not.
+ALL_TARGETS.extend(
+    f"data/interim/{d['version']}/{d['split']}/references.parquet" for d in DATASETS.values()
+)

@@ -1,1 +1,198 @@
-# Rules of the standard area (see dvc.yaml for the mirrored stages).
+# Rules of the standard area (see dvc.yaml for the mirrored stages): the reference evaluator's
+# Inform/Success (standard and optimistic settings), lexical richness and state metrics
+# (spec-standard-evaluation).
+#   goals                      evaluator resources per dataset (version, split)
+#   score-success              per (version, system); score-success-oracle: the references
+#   score-richness             per system; score-richness-reference: per version
+#   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
+import re
+
+STANDARD = config["standard"]
+INFORM = config["inform"]
+EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
+STANDARD_DB = {
+    "restaurant": raw("multiwoz-db-restaurant-db"),
+    "hotel": raw("mwzeval-database-hotel-db"),
+    "attraction": raw("mwzeval-database-attraction-db"),
+    "train": raw("mwzeval-database-train-db"),
+}
+SUCCESS_CODE = (
+    "metrics/inform_success.py",
+    "metrics/state_match.py",
+    "metrics/richness.py",
+    "metrics/signature.py",
+    "standard_inputs.py",
+    "standard_scores.py",
+    "active_domains.py",
+    "goals.py",
+    "booked.py",
+    "gold_states.py",
+    "database.py",
+    "fuzzy.py",
+    "normalize.py",
+    "cli/standard.py",
+)
+RICHNESS_CODE = (
+    "metrics/richness.py",
+    "metrics/signature.py",
+    "standard_inputs.py",
+    "standard_scores.py",
+    "cli/standard.py",
+)
+
+
+def eval_resources(version):
+    return {t: f"data/interim/{version}/test/{t}.parquet" for t in EVAL_TABLES}
+
+
+def success_args():
+    """Options shared by score-success and score-success-oracle (params.yaml)."""
+    return (
+        f"--matching {INFORM['matching']} --threshold {INFORM['fuzzy_threshold']}"
+        f" --domain-sources '{STANDARD['domain_sources']}'"
+        f" --state-threshold {STANDARD['state_match_threshold']}"
+    )
+
+
+rule goals:
+    input:
+        dialogues="data/interim/{version}/{split}/dialogues.parquet",
+        goals="data/interim/{version}/{split}/goals.parquet",
+        booked="data/interim/{version}/{split}/booked.parquet",
+        states="data/interim/{version}/{split}/states.parquet",
+        acts="data/interim/{version}/{split}/acts.parquet",
+        code=code(
+            "goals.py",
+            "booked.py",
+            "gold_states.py",
+            "active_domains.py",
+            "normalize.py",
+            "metrics/signature.py",
+            "cli/standard.py",
+        ),
+    output:
+        expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=EVAL_TABLES),
+    log:
+        "logs/goals/{version}-{split}.log",
+    shell:
+        "mwzrepro goals --dialogues {input.dialogues} --goals {input.goals}"
+        " --booked {input.booked} --states {input.states} --acts {input.acts}"
+        " --out-dir data/interim/{wildcards.version}/{wildcards.split} --log {log}"
+
+
+rule score_success:
+    input:
+        predictions="data/interim/predictions/{system}.parquet",
+        coverage="data/interim/predictions/{system}.coverage.parquet",
+        **eval_resources("{version}"),
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        code=code(*SUCCESS_CODE),
+    output:
+        scores="results/scores/success/{version}/{system}.parquet",
+        dialogues="results/scores/success/{version}/{system}.dialogues.parquet",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in SYSTEMS),
+    params:
+        common=success_args(),
+    log:
+        "logs/score-success/{version}-{system}.log",
+    shell:
+        "mwzrepro score-success --predictions {input.predictions} --coverage {input.coverage}"
+        " --system {wildcards.system} --version {wildcards.version}"
+        " --eval-goals {input.eval_goals} --booked-domains {input.booked_domains}"
+        " --gold-states {input.gold_states} --turn-domains {input.turn_domains}"
+        " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
+        " --attraction-db {input.db_attraction} --train-db {input.db_train}"
+        " {params.common} --out {output.scores} --out-dialogues {output.dialogues} --log {log}"
+
+
+rule score_success_oracle:
+    input:
+        references="data/interim/{version}/test/references.parquet",
+        **eval_resources("{version}"),
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        code=code(*SUCCESS_CODE),
+    output:
+        scores="results/scores/success/{version}/oracle.parquet",
+        dialogues="results/scores/success/{version}/oracle.dialogues.parquet",
+    params:
+        common=success_args(),
+    log:
+        "logs/score-success-oracle/{version}.log",
+    shell:
+        "mwzrepro score-success --references {input.references}"
+        " --system oracle --version {wildcards.version}"
+        " --eval-goals {input.eval_goals} --booked-domains {input.booked_domains}"
+        " --gold-states {input.gold_states} --turn-domains {input.turn_domains}"
+        " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
+        " --attraction-db {input.db_attraction} --train-db {input.db_train}"
+        " {params.common} --out {output.scores} --out-dialogues {output.dialogues} --log {log}"
+
+
+rule score_richness:
+    input:
+        predictions="data/interim/predictions/{system}.parquet",
+        order="data/raw/mwzeval/predictions/{system}.json",
+        code=code(*RICHNESS_CODE),
+    output:
+        "results/scores/richness/{system}.parquet",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in SYSTEMS),
+    params:
+        window=STANDARD["msttr_window"],
+    log:
+        "logs/score-richness/{system}.log",
+    shell:
+        "mwzrepro score-richness --predictions {input.predictions} --order-from {input.order}"
+        " --system {wildcards.system} --window {params.window} --out {output} --log {log}"
+
+
+rule score_richness_reference:
+    input:
+        references="data/interim/{version}/test/references.parquet",
+        code=code(*RICHNESS_CODE),
+    output:
+        "results/scores/richness/reference/{version}.parquet",
+    params:
+        window=STANDARD["msttr_window"],
+    log:
+        "logs/score-richness-reference/{version}.log",
+    shell:
+        "mwzrepro score-richness --references {input.references} --system reference"
+        " --version {wildcards.version} --window {params.window} --out {output} --log {log}"
+
+
+rule tables_standard:
+    input:
+        success=expand(
+            "results/scores/success/{version}/{system}.parquet",
+            version=VERSIONS,
+            system=SYSTEMS + ["oracle"],
+        ),
+        dialogues=expand(
+            "results/scores/success/{version}/{system}.dialogues.parquet",
+            version=VERSIONS,
+            system=SYSTEMS + ["oracle"],
+        ),
+        richness=expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
+        reference=expand("results/scores/richness/reference/{version}.parquet", version=VERSIONS),
+        published="workflow/resources/published/leaderboard.yaml",
+        code=code("standard_tables.py", "tables.py", "metrics/signature.py", "cli/standard.py"),
+    output:
+        inform_success=multiext("results/tables/inform_success", ".md", ".csv", ".tex"),
+        richness=multiext("results/tables/richness", ".md", ".csv", ".tex"),
+        state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
+        metrics="results/metrics/standard.json",
+    log:
+        "logs/tables-standard.log",
+    shell:
+        "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
+        " --table-dir results/tables --metrics {output.metrics} --log {log}"
+
+
+ALL_TARGETS.extend(
+    f"data/interim/{d['version']}/{d['split']}/{t}.parquet"
+    for d in DATASETS.values()
+    for t in EVAL_TABLES
+)
+ALL_TARGETS.extend(rules.tables_standard.output)

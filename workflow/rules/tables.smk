@@ -3,8 +3,9 @@
 
 rule tables_bleu:
     input:
-        scores=expand("results/scores/bleu/{version}/{system}.parquet", version=VERSIONS,
-                      system=SYSTEMS),
+        scores=expand(
+            "results/scores/bleu/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS
+        ),
         code=code("tables.py", "metrics/signature.py", "cli/bleu.py"),
     output:
         table=multiext("results/tables/bleu", ".md", ".csv", ".tex"),
@@ -12,6 +13,8 @@ rule tables_bleu:
         plot="results/plots/bleu.csv",
     log:
         "logs/tables-bleu.log",
+    conda:
+        ENV
     shell:
         "mwzrepro tables-bleu --scores-dir results/scores/bleu --table results/tables/bleu"
         " --metrics {output.metrics} --plot {output.plot} --log {log}"

@@ -52,8 +52,22 @@ class _Group(click.Group):
                 self.add_command(cmd)
 
 
+def _versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = [f"mwzrepro {__version__}"]
+    for dist in ("sacrebleu", "sacremoses", "rapidfuzz", "pandas", "pyarrow", "snakemake", "dvc"):
+        try:
+            parts.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            parts.append(f"{dist} (not installed)")
+    return "\n".join(parts)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="mwzrepro")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              help="Show the version of mwzrepro and of the libraries that shape its numbers.",
+              callback=lambda ctx, _p, v: (click.echo(_versions()), ctx.exit()) if v else None)
 def cli() -> None:
     """mwzrepro: regenerate and score MultiWOZ evaluations reproducibly."""
 

@@ -245,7 +245,7 @@ def score_dst(predictions: Path, states: Path, dialogues: Path, missing: str,
     fuzzy JGA). A system without predicted states gets a record with has_states = false."""
     from mwzrepro.dst_inputs import align_states, predictions_from_table
     from mwzrepro.io import read_table
-    from mwzrepro.metrics.dst import DSTError, score_corpus
+    from mwzrepro.metrics.dst import score_corpus
 
     run = _Run(kw, "states", "subset")
     try:
@@ -262,7 +262,7 @@ def score_dst(predictions: Path, states: Path, dialogues: Path, missing: str,
         cov.dropped_gold_slots = dict(dropped_gold)
         scores, outcomes = score_corpus(dialogues_, run.lambdas, run.matcher, run.variant)
         fuzzy, _ = score_corpus(dialogues_, run.lambdas, run.fuzzy, run.variant)
-    except DSTError as exc:
+    except ValueError as exc:  # DSTError, or e.g. FGA(0) undefined under paper_literal
         raise _dst_error(exc) from None
     notes = []
     if cov.missing_dialogues or cov.missing_turns:
@@ -288,7 +288,7 @@ def score_dst_flags(flags: Path, states: Path | None, dialogues: Path | None,
                     registry: Path | None, **kw: Any) -> None:
     """Score per-slot correctness vectors (error-set local match, spec §7)."""
     from mwzrepro.dst_inputs import align_flags, read_flag_file
-    from mwzrepro.metrics.dst import DSTError, score_corpus_flags
+    from mwzrepro.metrics.dst import score_corpus_flags
 
     if (states is None) != (dialogues is None):
         raise click.UsageError("--states and --dialogues go together")
@@ -301,7 +301,7 @@ def score_dst_flags(flags: Path, states: Path | None, dialogues: Path | None,
         dialogues_, cov = align_flags(vectors, gold, run.excluded, str(flags))
         cov.dropped_gold_slots = dict(dropped_gold)
         scores, outcomes = score_corpus_flags(dialogues_, run.lambdas, run.variant, str(flags))
-    except DSTError as exc:
+    except ValueError as exc:  # DSTError, or e.g. FGA(0) undefined under paper_literal
         raise _dst_error(exc) from None
     notes = [] if gold is not None else ["AGA not computed: no gold states given"]
     run.write(scores, outcomes, None, cov, notes)
@@ -315,7 +315,7 @@ def score_dst_flags(flags: Path, states: Path | None, dialogues: Path | None,
 def score_dst_human(logs_dir: Path, registry: Path | None, **kw: Any) -> None:
     """Score the human-evaluation logs (GT vs PR states, subset rule)."""
     from mwzrepro.dst_inputs import read_human_eval_logs, select_dialogues
-    from mwzrepro.metrics.dst import DSTError, score_corpus
+    from mwzrepro.metrics.dst import score_corpus
 
     run = _Run(kw, "log", "subset")
     paths = sorted(logs_dir.glob("*.json.txt"))
@@ -327,7 +327,7 @@ def score_dst_human(logs_dir: Path, registry: Path | None, **kw: Any) -> None:
         dialogues_, cov = select_dialogues(logs, run.excluded, str(logs_dir))
         scores, outcomes = score_corpus(dialogues_, run.lambdas, run.matcher, run.variant)
         fuzzy, _ = score_corpus(dialogues_, run.lambdas, run.fuzzy, run.variant)
-    except DSTError as exc:
+    except ValueError as exc:  # DSTError, or e.g. FGA(0) undefined under paper_literal
         raise _dst_error(exc) from None
     run.write(scores, outcomes, fuzzy, cov, notes)
 
@@ -340,7 +340,7 @@ def score_dst_human(logs_dir: Path, registry: Path | None, **kw: Any) -> None:
 def score_dst_paired(input_: Path, registry: Path | None, **kw: Any) -> None:
     """Score a paired gold/predicted state file (subset rule, spec §10 item 1)."""
     from mwzrepro.dst_inputs import read_paired_states, select_dialogues
-    from mwzrepro.metrics.dst import DSTError, score_corpus
+    from mwzrepro.metrics.dst import score_corpus
 
     run = _Run(kw, "paired", "subset")
     _verify(registry, [input_])
@@ -349,7 +349,7 @@ def score_dst_paired(input_: Path, registry: Path | None, **kw: Any) -> None:
         dialogues_, cov = select_dialogues(pairs, run.excluded, str(input_))
         scores, outcomes = score_corpus(dialogues_, run.lambdas, run.matcher, run.variant)
         fuzzy, _ = score_corpus(dialogues_, run.lambdas, run.fuzzy, run.variant)
-    except DSTError as exc:
+    except ValueError as exc:  # DSTError, or e.g. FGA(0) undefined under paper_literal
         raise _dst_error(exc) from None
     run.write(scores, outcomes, fuzzy, cov, [])
 
@@ -391,7 +391,7 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
 
     from mwzrepro.io import write_json, write_text
     from mwzrepro.metrics.dst import fga_from_counts
-    from mwzrepro.metrics.signature import check_compatible
+    from mwzrepro.metrics.signature import Signature, check_compatible
     from mwzrepro.tables import render_table
 
     log = setup_logging(log_file)
@@ -404,8 +404,9 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
     if not scored:
         raise click.UsageError(f"no DST record under {scores_dir} has scores")
     scored.sort(key=lambda r: (INPUT_ORDER.get(r["input"], 9), r["version"], r["system"]))
-    check_compatible([r["signature"] for r in scored],
-                     vary=("system", "ver", "input", "local", "excl"), where="DST Table 1")
+    vary = ("system", "ver", "input", "local")
+    check_compatible([r["signature"] for r in scored], vary=vary, where="DST Table 1")
+    common_sig = Signature.parse(scored[0]["signature"]).without(vary).format()
     lambdas = list(scored[0]["scores"]["fga"])
     rows, fuzzy_rows, payload_rows, notes = [], [], {}, []
     for r in scored:
@@ -442,7 +443,8 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
             notes.append(f"{r['label']} ({r['version']}): scored {cov['scored_dialogues']} of "
                          f"{cov['gold_dialogues'] - len(cov['excluded'])} dialogues, "
                          f"{cov['scored_turns']} turns (prediction file coverage)")
-    notes += [f"{r['label']} ({r['version']}): {r['signature']}" for r in scored]
+    notes.append(f"Signature common to all rows (each row adds system, ver, input and local; "
+                 f"full signatures in the metrics JSON): {common_sig}")
     if skipped:
         notes.append("no predicted states (not scored): " + ", ".join(skipped))
     notes.append("Percentages, micro-averaged over turns. FGA with the error-set local match "
@@ -457,7 +459,8 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
         fz_df = pd.DataFrame(columns=["Model", "Gold", "#Turns", "JGA", "fuzzy JGA"])
     render_table(fz_df, fuzzy_table, "JGA and fuzzy JGA (predictions rewritten when the "
                  "normalised Levenshtein similarity reaches θ, spec-dst-metrics §8)",
-                 decimals=2, notes=[r["fuzzy"]["signature"] for r in scored if r["fuzzy"]])
+                 decimals=2, notes=sorted({Signature.parse(r["fuzzy"]["signature"]).without(vary)
+                                           .format() for r in scored if r["fuzzy"]}))
 
     # FGA versus λ, from the TYPE2 distance histograms (exact at every grid point)
     n = int(round(plot_lambda_max / plot_lambda_step))

@@ -42,6 +42,12 @@ RESOURCE_TABLES = ("turns", "references", "eval_goals", "booked_domains", "gold_
                    "turn_domains")
 
 
+def _verify_option(f):
+    return click.option("--verify-db/--no-verify-db", default=True, show_default=True,
+                        help="Refuse database files whose SHA-256 is not the normative one "
+                             "(spec §5.1); --no-verify-db for test fixtures.")(f)
+
+
 def _matching_options(f):
     f = click.option("--threshold", type=float, default=90, show_default=True,
                      help="Fuzzy match threshold of the database (accept score >= it).")(f)
@@ -53,6 +59,7 @@ def _matching_options(f):
 
 
 def _db_options(f):
+    f = _verify_option(f)
     for domain in ("train", "attraction", "hotel", "restaurant"):
         f = click.option(f"--{domain}-db", type=IN_FILE, required=True,
                          help=f"{domain}_db.json of the evaluator's database (spec §5.1).")(f)
@@ -101,10 +108,11 @@ def _lists(table) -> dict[str, list[list[str]]]:
     return booked_domains_to_dict(table)
 
 
-def _database(paths: Mapping[str, Path], matching: str, threshold: float):
-    from mwzrepro.database import VenueDatabase
+def _database(paths: Mapping[str, Path], matching: str, threshold: float, verify: bool = True):
+    from mwzrepro.database import NORMATIVE_SHA256, VenueDatabase
 
-    return VenueDatabase.from_files(paths, matching=matching, threshold=threshold)
+    return VenueDatabase.from_files(paths, matching=matching, threshold=threshold,
+                                    expected_sha256=NORMATIVE_SHA256 if verify else None)
 
 
 def _prepare_settings(prep, resources: Mapping[str, Any]) -> dict[str, Any]:
@@ -188,9 +196,9 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
 def score_success(predictions: Path | None, references: Path | None, coverage: Path | None,
                   system: str, version: str, eval_goals: Path, booked_domains: Path,
                   gold_states: Path, turn_domains: Path, restaurant_db: Path, hotel_db: Path,
-                  attraction_db: Path, train_db: Path, matching: str, threshold: float,
-                  domain_sources: str, state_threshold: float, out: Path, out_dialogues: Path,
-                  log_file: Path | None) -> None:
+                  attraction_db: Path, train_db: Path, verify_db: bool, matching: str,
+                  threshold: float, domain_sources: str, state_threshold: float, out: Path,
+                  out_dialogues: Path, log_file: Path | None) -> None:
     """Inform/Success (standard and optimistic) of one system on one version; §13 state
     metrics when the system's own states are used."""
     import pandas as pd
@@ -208,7 +216,8 @@ def score_success(predictions: Path | None, references: Path | None, coverage: P
         raise click.UsageError("give exactly one of --predictions and --references")
     res = _load_resources(eval_goals, booked_domains, gold_states, turn_domains)
     db = _database({"restaurant": restaurant_db, "hotel": hotel_db,
-                    "attraction": attraction_db, "train": train_db}, matching, threshold)
+                    "attraction": attraction_db, "train": train_db}, matching, threshold,
+                   verify_db)
     source = parse_domain_sources(domain_sources).get(system, "auto")
     if predictions is not None:
         prep = prepare_predictions(read_table(predictions, "predictions"), res["gold"],
@@ -317,48 +326,68 @@ def _json_keys(path: Path) -> list[str]:
 
 @click.command("tables-standard")
 @click.option("--scores-dir", type=IN_DIR, required=True,
-              help="results/scores/standard: <version>/<system>/success.parquet, "
-                   "<version>/oracle/{success,richness}.parquet, richness/<system>.parquet.")
+              help="results/scores: reads success/<version>/<system>.parquet (every system "
+                   "and oracle.parquet for every version), richness/<system>.parquet and "
+                   "richness/reference/<version>.parquet.")
 @click.option("--published", type=IN_FILE, required=True,
               help="workflow/resources/published/leaderboard.yaml")
-@click.option("--versions", required=True, help="Comma-separated dataset versions.")
-@click.option("--systems", required=True, help="Comma-separated systems (row order).")
 @click.option("--table-dir", type=PATH, required=True,
-              help="Writes inform_success_<version> and richness_<version> (.md/.csv/.tex).")
+              help="Writes inform_success, richness and state_match (.md/.csv/.tex).")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @log_option
-def tables_standard(scores_dir: Path, published: Path, versions: str, systems: str,
-                    table_dir: Path, metrics: Path, log_file: Path | None) -> None:
+def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
+                    log_file: Path | None) -> None:
     """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
-    Table 6 (richness, with the reference corpus) per version; metrics JSON."""
+    Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
+    metrics JSON.
+
+    Versions and systems are those found under --scores-dir (rows sorted by system); every
+    system must have been scored on every version.
+    """
     import yaml
 
+    from mwzrepro.errors import InputError
     from mwzrepro.io import read_table, write_json
     from mwzrepro.standard_tables import (
         inform_success_table,
         metrics_summary,
         richness_table,
+        state_match_table,
     )
     from mwzrepro.tables import render_table
 
     log = setup_logging(log_file)
-    vers = [v for v in versions.split(",") if v]
-    syss = [s for s in systems.split(",") if s]
+    success_dir = scores_dir / "success"
+    vers = sorted(p.name for p in success_dir.iterdir() if p.is_dir()) \
+        if success_dir.is_dir() else []
+    if not vers:
+        raise InputError(f"{success_dir}: no <version>/ directories with scores")
+    per_version = {v: sorted(p.name[: -len(".parquet")] for p in (success_dir / v).glob(
+        "*.parquet") if not p.name.endswith(".dialogues.parquet")) for v in vers}
+    syss = sorted({s for lst in per_version.values() for s in lst} - {"oracle"})
+    for v, lst in per_version.items():
+        missing = [s for s in syss + ["oracle"] if s not in lst]
+        if missing:
+            raise InputError(f"{success_dir / v}: no scores for {', '.join(missing)}")
     pub = yaml.safe_load(published.read_text(encoding="utf-8"))
-    success = {v: {s: read_table(scores_dir / v / s / "success.parquet", "scores")
+    success = {v: {s: read_table(success_dir / v / f"{s}.parquet", "scores")
                    for s in syss + ["oracle"]} for v in vers}
     richness = {s: read_table(scores_dir / "richness" / f"{s}.parquet", "scores") for s in syss}
-    ref_richness = {v: read_table(scores_dir / v / "oracle" / "richness.parquet", "scores")
-                    for v in vers}
-    for v in vers:
-        df, notes = inform_success_table(success[v], pub, v)
-        render_table(df, table_dir / f"inform_success_{v}",
-                     f"Inform and Success on the MultiWOZ {v} test set (Table 5 shape)",
-                     decimals=1, notes=notes)
-        df, notes = richness_table(richness, ref_richness[v], pub, v)
-        render_table(df, table_dir / f"richness_{v}",
-                     f"Lexical richness of system outputs and the {v} references "
-                     "(Table 6 shape)", decimals=2, notes=notes)
+    ref_richness = {v: read_table(scores_dir / "richness" / "reference" / f"{v}.parquet",
+                                  "scores") for v in vers}
+    df, notes = inform_success_table(success, pub)
+    render_table(df, table_dir / "inform_success",
+                 "Inform and Success per test set version (Table 5 shape)", decimals=1,
+                 notes=notes)
+    df, notes = richness_table(richness, ref_richness, pub)
+    render_table(df, table_dir / "richness",
+                 "Lexical richness of system outputs and of the reference corpora "
+                 "(Table 6 shape)", decimals=2, notes=notes)
+    df, notes = state_match_table(success)
+    render_table(df, table_dir / "state_match",
+                 "State metrics of the reference evaluator for systems with predicted states",
+                 decimals={"joint accuracy": 2, "slot F1": 2, "slot precision": 4,
+                           "slot recall": 4}, notes=notes)
     write_json(metrics_summary(success, richness, ref_richness), metrics)
     log.info("tables-standard: %d versions x %d systems", len(vers), len(syss))
 
@@ -386,6 +415,7 @@ def tables_standard(scores_dir: Path, published: Path, versions: str, systems: s
 @click.option("--hotel-db", type=IN_FILE, default=None)
 @click.option("--attraction-db", type=IN_FILE, default=None)
 @click.option("--train-db", type=IN_FILE, default=None)
+@_verify_option
 @_matching_options
 @click.option("--domain-source", type=click.Choice(["auto", "provided", "estimated",
                                                     "slot-names"]),
@@ -399,8 +429,8 @@ def tables_standard(scores_dir: Path, published: Path, versions: str, systems: s
 @click.option("--out", type=PATH, default=None, help="Also write the JSON result here.")
 def score(predictions_file: Path, version: str, setting: str, fmt: str, data_dir: Path,
           raw_dir: Path, restaurant_db: Path | None, hotel_db: Path | None,
-          attraction_db: Path | None, train_db: Path | None, matching: str, threshold: float,
-          domain_source: str, allow_missing_turns: bool, system: str | None,
+          attraction_db: Path | None, train_db: Path | None, verify_db: bool, matching: str,
+          threshold: float, domain_source: str, allow_missing_turns: bool, system: str | None,
           out: Path | None) -> None:
     """Score one prediction file (reference evaluator format) and print every metric —
     BLEU, Inform/Success, richness, state metrics — with signatures and coverage.
@@ -439,7 +469,8 @@ def score(predictions_file: Path, version: str, setting: str, fmt: str, data_dir
         matching=matching, threshold=threshold, domain_source=domain_source,
         allow_missing_turns=allow_missing_turns, source=predictions_file.name,
     )
-    result = score_file(data, tables, _database(db_paths, matching, threshold), request)
+    result = score_file(data, tables, _database(db_paths, matching, threshold, verify_db),
+                        request)
     if out is not None:
         write_json(result, out)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False) if fmt == "json"

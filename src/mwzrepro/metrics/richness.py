@@ -83,20 +83,22 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
     Raises:
         ValueError: ``responses`` is empty.
     """
-    uni: Counter[str] = Counter()
-    bi: Counter[tuple[str, str]] = Counter()
-    tri: Counter[tuple[str, str, str]] = Counter()
     all_tokens: list[str] = []
+    bigrams: list[tuple[str, str]] = []
+    trigrams: list[tuple[str, str, str]] = []
     n_turns = 0
     for response in responses:
         toks = tokenize(response)
         n_turns += 1
-        all_tokens.extend(toks)
-        uni.update(toks)
-        bi.update(zip(toks, toks[1:]))
-        tri.update(zip(toks, toks[1:], toks[2:]))
+        all_tokens += toks
+        bigrams += zip(toks, toks[1:])
+        trigrams += zip(toks, toks[1:], toks[2:])
     if n_turns == 0:
         raise ValueError("lexical richness needs at least one response")
+    # one Counter per order: counts in first-occurrence order, as the evaluator's updates
+    uni = Counter(all_tokens)
+    bi = Counter(bigrams)
+    tri = Counter(trigrams)
     n_tokens = len(all_tokens)
     acc = 0.0
     for c in uni.values():  # Counter keeps first-occurrence order

@@ -167,14 +167,17 @@ class EntityCatalog:
         return sorted(options, key=lambda fc: (fc[0] != hint, FAMILIES.index(fc[0]), fc[1]))[0]
 
     def _fuzzy_db(self, nv: str, hint: str | None) -> tuple[str, str] | None:
-        from rapidfuzz import fuzz
+        from rapidfuzz import fuzz, process
 
-        best: list[tuple[int, tuple[str, str]]] = []
-        for fam, names in self.names.items():
-            for name in names:
-                score = _round(fuzz.partial_ratio(nv, norm(name).strip()))
-                if score >= self.fuzzy_threshold:
-                    best.append((score, (fam, name)))
+        choices = self.__dict__.get("_fuzzy_choices")
+        if choices is None:
+            choices = [((fam, name), norm(name).strip())
+                       for fam, names in self.names.items() for name in names]
+            self.__dict__["_fuzzy_choices"] = choices
+        hits = process.extract(nv, [c for _, c in choices], scorer=fuzz.partial_ratio,
+                               score_cutoff=self.fuzzy_threshold - 0.5, limit=None)
+        best = [(_round(score), choices[i][0]) for _, score, i in hits
+                if _round(score) >= self.fuzzy_threshold]
         if not best:
             return None
         top = max(s for s, _ in best)

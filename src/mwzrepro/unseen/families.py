@@ -122,7 +122,7 @@ SGD_STATION_SOURCES: tuple[tuple[str, str], ...] = (
 
 #: MultiWOZ slot (domain, slot with spaces removed, lowercase) → family, for the containment
 #: test U2 of §5 (members of S "from a MultiWOZ slot of the same family"). Taxi slots hold
-#: places of every kind and belong to PLACE.
+#: places of every kind and belong to PLACE, as does the police station's name (a taxi place).
 SEEN_SLOT_FAMILY: dict[tuple[str, str], str] = {
     ("attraction", "name"): "ATTR",
     ("attraction", "type"): "ATYPE",
@@ -136,6 +136,7 @@ SEEN_SLOT_FAMILY: dict[tuple[str, str], str] = {
     ("taxi", "departure"): "PLACE",
     ("taxi", "destination"): "PLACE",
     ("hospital", "department"): "DEPT",
+    ("police", "name"): "PLACE",
 }
 
 #: ``city_nicknames`` default (§4.2).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "Word",
@@ -133,12 +134,14 @@ def _expand_b_and_b(words: list[Word]) -> list[Word]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def norm_words(text: str) -> tuple[str, ...]:
     """The words of N(``text``) as a tuple (``("christs", "college")`` for
     ``"christ 's college"``)."""
     return tuple(w.text for w in view(text))
 
 
+@lru_cache(maxsize=1 << 16)
 def norm(text: str) -> str:
     """N(``text``) of spec-annotation-consistency §4.2, padded with one space at each end.
 

@@ -1,0 +1,155 @@
+"""Keep Snakemake's and DVC's views of one workspace in step (design.md, "Snakemake executes,
+DVC records and shares"; background-snakemake-dvc-ecosystem §1.3 pitfall 4).
+
+* ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, then
+  ``dvc commit -f --no-relink`` (record every stage's deps/outs in ``dvc.lock`` and the cache
+  without rewriting workspace files, so their times stay as Snakemake left them), then check
+  ``dvc status`` is clean.
+* ``mwzrepro sync`` — after ``dvc pull`` (or with ``--pull``): check ``dvc status`` is clean,
+  ``snakemake --touch -c1`` (``dvc pull`` leaves file times in no useful order; touching
+  marks the pulled outputs up to date and records Snakemake's metadata), then check
+  ``snakemake -n`` plans nothing.
+
+Both only run the ``snakemake`` and ``dvc`` executables (never import them), in ``--workdir``.
+Any failed check is one error line naming the command and what it reported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import click
+
+NOTHING_TO_DO = "Nothing to be done"
+
+
+class WorkflowError(click.ClickException):
+    """A runner failed or the workspace is not in the state the command needs."""
+
+
+def _run(args: list[str], workdir: Path) -> subprocess.CompletedProcess:
+    """Run ``args`` in ``workdir``; raise WorkflowError (with the tail of its output) if the
+    executable is missing or exits non-zero."""
+    if shutil.which(args[0]) is None:
+        raise WorkflowError(f"`{args[0]}` not found on PATH (activate the project's .venv)")
+    click.echo(f"$ {' '.join(args)}", err=True)
+    proc = subprocess.run(args, cwd=workdir, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+        raise WorkflowError(f"`{' '.join(args)}` failed (exit {proc.returncode}):\n{tail}")
+    return proc
+
+
+def snakemake_plan(workdir: Path, targets: tuple[str, ...] = ()) -> int:
+    """Number of jobs ``snakemake -n`` would run (0 if it reports nothing to be done).
+
+    Raises:
+        WorkflowError: snakemake fails, or its dry-run output has neither the
+            nothing-to-be-done line nor a job-stats total.
+    """
+    proc = _run(["snakemake", "--dry-run", *targets], workdir)
+    text = proc.stdout + proc.stderr
+    if NOTHING_TO_DO in text:
+        return 0
+    m = re.search(r"^total\s+(\d+)\s*$", text, flags=re.MULTILINE)
+    if m is None:
+        raise WorkflowError(f"cannot read the plan of `snakemake -n` in {workdir}:\n"
+                            + "\n".join(text.strip().splitlines()[-10:]))
+    return int(m.group(1))
+
+
+def dvc_changes(workdir: Path, targets: tuple[str, ...] = ()) -> dict:
+    """``dvc status --json``: {stage or file: [changes]}, empty when the workspace matches
+    ``dvc.lock``."""
+    proc = _run(["dvc", "status", "--json", *targets], workdir)
+    out = proc.stdout.strip()
+    return json.loads(out) if out else {}
+
+
+def _summary(changes: dict, limit: int = 8) -> str:
+    names = sorted(changes)
+    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+workdir_option = click.option(
+    "--workdir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
+    show_default=True, help="Workspace (holds Snakefile, dvc.yaml, params.yaml).")
+
+
+stages_argument = click.argument("stages", nargs=-1, metavar="[STAGE]...")
+
+
+def _snakemake_targets(stages: tuple[str, ...]) -> list[str]:
+    """Snakemake targets of DVC stages: the rule of the same name (``tables-bleu`` is rule
+    ``tables_bleu``; tests/workflow/test_dag_agreement.py keeps the names equal)."""
+    bad = [s for s in stages if "@" in s]
+    if bad:
+        raise WorkflowError(f"give whole stages without a foreach key (e.g. tables-bleu), not "
+                            f"{', '.join(bad)}")
+    return [s.replace("-", "_") for s in stages]
+
+
+def _dvc_targets(stages: tuple[str, ...]) -> list[str]:
+    """DVC targets: the stages and everything they depend on (default: the whole pipeline)."""
+    return [*stages, "--with-deps"] if stages else []
+
+
+@click.command("record")
+@workdir_option
+@stages_argument
+def record(workdir: Path, stages: tuple[str, ...]) -> None:
+    """After `snakemake`: record the run in dvc.lock (`dvc commit -f --no-relink`).
+
+    Refuses when `snakemake -n` still plans jobs (the outputs would be recorded stale).
+    STAGE: final stages without foreach (e.g. tables-bleu) to record with everything they
+    depend on, when only part of the pipeline was run (default: the whole pipeline).
+    """
+    pending = snakemake_plan(workdir, tuple(_snakemake_targets(stages)))
+    if pending:
+        raise WorkflowError(f"`snakemake -n` still plans {pending} jobs in {workdir}: run "
+                            "`snakemake` to completion before `mwzrepro record`")
+    _run(["dvc", "commit", "--force", "--no-relink", *_dvc_targets(stages)], workdir)
+    changes = dvc_changes(workdir, tuple(_dvc_targets(stages)))
+    if changes:
+        raise WorkflowError(f"`dvc status` not clean after `dvc commit`: {_summary(changes)}")
+    click.echo("recorded: dvc status is clean; commit dvc.lock and results/metrics to Git, "
+               "then `dvc push`", err=True)
+
+
+@click.command("sync")
+@workdir_option
+@click.option("--pull/--no-pull", default=False, show_default=True,
+              help="Run `dvc pull` first (fetch the tracked outputs from the remote).")
+@click.option("--remote", "-r", default=None, help="DVC remote for --pull (default: core.remote).")
+@stages_argument
+def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...]) -> None:
+    """After `dvc pull`: make Snakemake accept the pulled outputs as up to date.
+
+    Checks `dvc status` is clean (everything pulled, nothing edited), runs
+    `snakemake --touch -c1`, then checks `snakemake -n` plans nothing. Recomputes nothing.
+    STAGE: final stages without foreach (e.g. tables-bleu) to sync with everything they
+    depend on (default: the whole pipeline).
+    """
+    sm_targets = _snakemake_targets(stages)
+    if pull:
+        _run(["dvc", "pull", *(["--remote", remote] if remote else []),
+              *_dvc_targets(stages)], workdir)
+    changes = dvc_changes(workdir, tuple(_dvc_targets(stages)))
+    if changes:
+        raise WorkflowError(f"`dvc status` is not clean in {workdir} ({_summary(changes)}): "
+                            "run `dvc pull` (or `dvc checkout`) first, or `dvc repro` if you "
+                            "changed code or params")
+    _run(["snakemake", "--touch", "--cores", "1", *sm_targets], workdir)
+    pending = snakemake_plan(workdir, tuple(sm_targets))
+    if pending:
+        raise WorkflowError(f"`snakemake -n` still plans {pending} jobs after "
+                            "`snakemake --touch`; see `snakemake -n` for the reasons")
+    click.echo("synced: dvc status is clean and snakemake has nothing to do", err=True)
+
+
+COMMANDS = [record, sync]

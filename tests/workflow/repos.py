@@ -1,0 +1,194 @@
+"""Throwaway Git+DVC repositories holding a small real subset of the pipeline, for the
+reproducibility-workflow tests (issue 6): one dataset (the predictions' test version, test
+split), that version as the only reference version, the first two systems of params.yaml.
+
+Which parameter is changed and which stages are built are derived from ``dvc.yaml``: the
+parameter is the first of :data:`PARAM_CANDIDATES` some stage uses; the targets are the final
+stages (nothing depends on them) downstream of its stages, plus ``tables-bleu``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from tests.workflow.dags import REPO, copy_workflow, params_leaves, tool_env
+
+#: Parameters to change, in order of preference (the first one a stage uses is taken).
+PARAM_CANDIDATES = ("inform.fuzzy_threshold", "dst.fuzzy_threshold")
+
+
+def run(args: list[str], cwd: Path, mirror: Path | None = None,
+        check: bool = True) -> subprocess.CompletedProcess:
+    """Run a command (venv tools first on PATH); AssertionError with its output on failure."""
+    env = tool_env(**({"MWZREPRO_MIRROR": str(mirror)} if mirror else {}))
+    proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"`{' '.join(args)}` failed in {cwd} (exit {proc.returncode}):\n"
+                             f"{(proc.stdout + proc.stderr)[-5000:]}")
+    return proc
+
+
+def git(cwd: Path, *args: str) -> str:
+    return run(["git", *args], cwd).stdout
+
+
+def reduced_params() -> dict:
+    """The repository's params.yaml with one dataset, one version and two systems."""
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    version = params["predictions"]["test_version"]
+    params["datasets"] = {k: v for k, v in params["datasets"].items()
+                          if v["version"] == version and v["split"] == "test"}
+    params["versions"] = [version]
+    params["systems"] = params["systems"][:2]
+    return params
+
+
+def changed_value(value):
+    """The value the tests set the parameter to: 90 → 85 (ints), 0.9 → 0.85 (fractions)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"cannot derive a changed value from {value!r}")
+    return value - 5 if isinstance(value, int) else round(value - 0.05, 4)
+
+
+def set_param(ws: Path, key: str, value) -> None:
+    """Set one params.yaml value (rewrites the file; comments do not matter here)."""
+    path = ws / "params.yaml"
+    params = yaml.safe_load(path.read_text())
+    node = params
+    *parents, leaf = key.split(".")
+    for p in parents:
+        node = node[p]
+    assert leaf in node, f"{key} not in {path}"
+    node[leaf] = value
+    path.write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+@dataclass
+class Pipeline:
+    """What the tests change and build, derived from the workspace's dvc.yaml."""
+
+    param: str
+    old: object
+    new: object
+    users: set[str]  # expanded stages whose command uses the parameter
+    targets: list[str]  # final stages built by the tests (no foreach)
+    outs: dict[str, list[str]] = field(default_factory=dict)  # stage -> outs (ancestry)
+
+
+def plan(ws: Path) -> Pipeline:
+    """Choose the parameter and the target stages in ``ws`` (needs .dvc)."""
+    import networkx as nx
+    from dvc.repo import Repo
+
+    from tests.workflow.dags import dvc_templates
+
+    templates = dvc_templates(ws)
+    leaves = params_leaves(yaml.safe_load((ws / "params.yaml").read_text()))
+    param = next((p for p in PARAM_CANDIDATES
+                  if any(p in t["interpolated"] | t["declared"] for t in templates.values())),
+                 None)
+    assert param is not None, f"no stage uses any of {PARAM_CANDIDATES}"
+    with Repo(str(ws)) as repo:
+        graph = repo.index.graph  # edges: stage -> the stages it depends on
+        by_name = {s.name: s for s in graph.nodes if hasattr(s, "cmd") and s.cmd}
+        users = {n for n, s in by_name.items()
+                 if param in templates[n.split("@")[0]]["interpolated"]
+                 | templates[n.split("@")[0]]["declared"]}
+        finals = {n for n, s in by_name.items() if graph.in_degree(s) == 0}
+        targets = sorted(n for n in finals if "@" not in n and (
+            n == "tables-bleu" or users & {a.name for a in nx.descendants(graph, by_name[n])}))
+        needed = set(targets)
+        for t in targets:
+            needed |= {a.name for a in nx.descendants(graph, by_name[t])}
+        outs = {n: [str(o.def_path) for o in by_name[n].outs] for n in needed}
+    assert users <= needed, f"stages using {param} outside the targets: {users - needed}"
+    return Pipeline(param, leaves[param], changed_value(leaves[param]), users, targets, outs)
+
+
+def snakemake_targets(stages: list[str]) -> list[str]:
+    return [s.replace("-", "_") for s in stages]
+
+
+def init_repo(ws: Path, store: Path) -> None:
+    """git init + dvc init, default remote ``store`` (a local directory), first commit."""
+    shutil.copy2(REPO / ".gitignore", ws / ".gitignore")
+    run(["git", "init", "-q", "-b", "main"], ws)
+    git(ws, "config", "user.email", "tests@mwzrepro.invalid")
+    git(ws, "config", "user.name", "mwzrepro tests")
+    git(ws, "config", "commit.gpgsign", "false")
+    run(["dvc", "init", "-q"], ws)
+    run(["dvc", "config", "core.analytics", "false"], ws)
+    run(["dvc", "remote", "add", "-d", "store", str(store)], ws)
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "workflow")
+
+
+def commit_all(ws: Path, message: str) -> None:
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", message)
+
+
+def copy_repo(src: Path, dest: Path) -> Path:
+    """A copy of a whole workspace (Git, DVC cache, .snakemake metadata, file times)."""
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
+
+
+def timed(fn, *args, **kwargs):
+    t0 = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return result, time.perf_counter() - t0
+
+
+def dvc_ran(output: str) -> set[str]:
+    """Stages `dvc repro`/`dvc exp run` executed (its "Running stage 'X':" lines)."""
+    return set(re.findall(r"Running stage '([^']+)'", output))
+
+
+def dvc_status(ws: Path, stages: list[str]) -> dict:
+    out = run(["dvc", "status", "--json", *stages, "--with-deps"], ws).stdout.strip()
+    return json.loads(out) if out else {}
+
+
+def snakemake_summary(ws: Path, targets: list[str]) -> list[dict]:
+    """`snakemake --summary`: one row per output (output_file, rule, status, plan)."""
+    out = run(["snakemake", "--summary", *targets], ws).stdout
+    start = out.index("output_file\t")
+    return list(csv.DictReader(io.StringIO(out[start:]), delimiter="\t"))
+
+
+def stages_of(outputs: set[str], outs: dict[str, list[str]]) -> set[str]:
+    """The stages (of ``outs``: stage → outputs) producing these output files."""
+    owner = {o: s for s, os_ in outs.items() for o in os_}
+    missing = outputs - set(owner)
+    assert not missing, f"outputs of no DVC stage: {sorted(missing)[:5]}"
+    return {owner[o] for o in outputs}
+
+
+def tracked_files(ws: Path, outs: dict[str, list[str]]) -> dict[str, bytes]:
+    """Bytes of every output of the given stages."""
+    return {o: (ws / o).read_bytes() for os_ in outs.values() for o in os_}
+
+
+def build_base(root: Path, mirror: Path) -> tuple[Path, Pipeline, float]:
+    """A repository with the reduced pipeline built by Snakemake, recorded in DVC, committed
+    and pushed to ``root/store``. Returns (workspace, plan, seconds of the Snakemake run)."""
+    ws = copy_workflow(root / "base", params=reduced_params())
+    init_repo(ws, root / "store")
+    pipe = plan(ws)
+    targets = snakemake_targets(pipe.targets)
+    _, seconds = timed(run, ["snakemake", "--cores", "2", *targets], ws, mirror)
+    run(["mwzrepro", "record", *pipe.targets], ws)
+    commit_all(ws, "results")
+    run(["dvc", "push", "-q", *pipe.targets, "--with-deps"], ws)
+    return ws, pipe, seconds
