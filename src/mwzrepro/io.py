@@ -53,6 +53,9 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
         os.replace(tmp_path, target)
     except BaseException:
         tmp_path.unlink(missing_ok=True)
