@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import pandas as pd
 
@@ -30,6 +29,7 @@ __all__ = [
     "PAPER_EXEMPT",
     "verification_stats",
     "draw_verification_sample",
+    "turn_units",
     "totals",
     "rows_of",
 ]
@@ -78,12 +78,12 @@ def count_changes(
         changes: its ``consistency_changes`` table (for detections and provenance).
 
     Returns:
-        24 rows in :data:`TABLE_ROWS` order with columns ``domain``, ``slot``, ``dialogues``,
-        ``dialogue_base``, ``dialogue_pct``, ``turns``, ``turn_base``, ``turn_pct``,
-        ``detections`` (turns at which a rule fired, before carry-forward; per slot only),
-        ``user_detections``, ``system_detections`` (side of the primary value),
-        ``user_share_pct``. Percentages are percent of the base (NaN when the base is 0);
-        detection columns are None on total rows (object dtype).
+        Table ``consistency_counts``: 24 rows in :data:`TABLE_ROWS` order (``row`` 0-23) with
+        columns ``domain``, ``slot``, ``dialogues``, ``dialogue_base``, ``dialogue_pct``,
+        ``turns``, ``turn_base``, ``turn_pct``, ``detections`` (turns at which a rule fired,
+        before carry-forward; summed over the slots on total rows), ``user_detections``,
+        ``system_detections`` (side of the primary value), ``user_share_pct``. Percentages
+        are percent of the base (NaN when the base or the detections are 0).
     """
     orig = _key_frame(original)
     turn_sets: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
@@ -99,33 +99,38 @@ def count_changes(
         base_turns[d].add((did, int(t)))
         base_turns["total"].add((did, int(t)))
     det = changes[changes["applied"] & (changes["rank"] == 0)]
+    det_side: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for d, s, side in zip(det["domain"], det["slot"], det["side"]):
+        counts = det_side[(d, s)]
+        counts[0] += 1
+        counts[1] += side == "user"
+        counts[2] += side == "system"
     rows = []
-    for d, s in TABLE_ROWS:
+    for i, (d, s) in enumerate(TABLE_ROWS):
         turns = turn_sets.get((d, s), set())
         dias = {did for did, _ in turns}
         bt = base_turns.get(d, set())
         bd = {did for did, _ in bt}
-        row: dict[str, Any] = {
-            "domain": d, "slot": s,
+        if s == "total":
+            parts = [det_side[(d, x)] for dd, x in SCOPE if dd == d]
+        elif d == "total":
+            parts = [det_side[k] for k in SCOPE]
+        else:
+            parts = [det_side[(d, s)]]
+        n, n_user, n_sys = (sum(p[j] for p in parts) for j in range(3))
+        rows.append({
+            "row": i, "domain": d, "slot": s,
             "dialogues": len(dias), "dialogue_base": len(bd),
             "dialogue_pct": 100.0 * len(dias) / len(bd) if bd else float("nan"),
             "turns": len(turns), "turn_base": len(bt),
             "turn_pct": 100.0 * len(turns) / len(bt) if bt else float("nan"),
-        }
-        if s not in ("total", ""):
-            mine = det[(det["domain"] == d) & (det["slot"] == s)]
-            n_user = int((mine["side"] == "user").sum())
-            n = len(mine)
-            row.update(detections=n, user_detections=n_user,
-                       system_detections=int((mine["side"] == "system").sum()),
-                       user_share_pct=100.0 * n_user / n if n else float("nan"))
-        else:
-            row.update(detections=None, user_detections=None, system_detections=None,
-                       user_share_pct=None)
-        rows.append(row)
+            "detections": n, "user_detections": n_user, "system_detections": n_sys,
+            "user_share_pct": 100.0 * n_user / n if n else float("nan"),
+        })
     out = pd.DataFrame(rows)
-    for col in ("detections", "user_detections", "system_detections", "user_share_pct"):
-        out[col] = pd.Series([r[col] for r in rows], dtype=object)
+    for col in ("row", "dialogues", "dialogue_base", "turns", "turn_base", "detections",
+                "user_detections", "system_detections"):
+        out[col] = out[col].astype("int32")
     return out
 
 
@@ -169,8 +174,40 @@ def _fmt_state(rows: Iterable[tuple[str, str, str]]) -> str:
     return "; ".join(f"{d}-{s}={v}" for d, s, v in rows)
 
 
+def turn_units(turns: pd.DataFrame, original: pd.DataFrame, corrected: pd.DataFrame
+               ) -> pd.DataFrame:
+    """Table ``consistency_units``: every user turn with S_t, U_t, O_t, the added slots of
+    B'_t (``domain-slot=value; ...``, in position order) and whether it was modified."""
+    texts = {(d, int(t)): x for d, t, x in zip(turns["dialogue_id"], turns["turn_id"],
+                                              turns["text"])}
+    orig: dict[tuple[str, int], list] = defaultdict(list)
+    for did, t, d, s, v in original.sort_values(["dialogue_id", "turn", "position"])[
+            ["dialogue_id", "turn", "domain", "slot", "value"]].itertuples(index=False):
+        orig[(did, int(t))].append((d, s, v))
+    added: dict[tuple[str, int], list] = defaultdict(list)
+    cor = corrected[corrected["origin"] != "original"].sort_values(
+        ["dialogue_id", "turn", "position"])
+    for did, t, d, s, v in cor[["dialogue_id", "turn", "domain", "slot",
+                                "value"]].itertuples(index=False):
+        added[(did, int(t))].append((d, s, v))
+    users = turns[turns["speaker"] == "user"]
+    rows = []
+    for did, tid in zip(users["dialogue_id"], users["turn_id"]):
+        t = int(tid) // 2
+        rows.append({"dialogue_id": did, "turn": t,
+                     "system_text": texts.get((did, int(tid) - 1), ""),
+                     "user_text": texts[(did, int(tid))],
+                     "original": _fmt_state(orig.get((did, t), [])),
+                     "added": _fmt_state(added.get((did, t), [])),
+                     "modified": bool(added.get((did, t)))})
+    out = pd.DataFrame(rows, columns=["dialogue_id", "turn", "system_text", "user_text",
+                                      "original", "added", "modified"])
+    out["turn"] = out["turn"].astype("int32")
+    return out
+
+
 def draw_verification_sample(
-    splits: Mapping[str, Mapping[str, pd.DataFrame]],
+    units: Mapping[str, pd.DataFrame],
     seed: int,
     n_modified: int,
     n_unmodified: int,
@@ -180,56 +217,38 @@ def draw_verification_sample(
     """Draw the manual-verification sample of §9.3 (Table 3) from one or more splits.
 
     Args:
-        splits: ``{split: {"turns": turns, "states": states, "states_corrected": corrected}}``.
+        units: ``{split: consistency_units table}`` (:func:`turn_units`); drawn from together.
         seed: ``verification_seed``. n_modified, n_unmodified: sample sizes.
         unit: ``turn`` (the scripts' unit) or ``dialogue`` (the paper's wording).
         with_replacement: the scripts drew with replacement; the project default is without.
 
     Returns:
-        One row per sampled unit: ``split``, ``dialogue_id``, ``turn`` (-1 for dialogue
-        units), ``modified`` (bool), ``system_text``, ``user_text`` (turn units), ``original``
-        and ``added`` (``domain-slot=value; ...``), ``judgement`` (empty, for the annotator).
-        Without replacement a stratum smaller than its size is taken whole.
+        The modified stratum then the unmodified one, each in pool order: ``split``,
+        ``dialogue_id``, ``turn`` (-1 for dialogue units), ``modified``, ``system_text``,
+        ``user_text``, ``original``, ``added`` (dialogue units: the turns' additions joined
+        by `` | ``), ``judgement`` (empty, for the annotator). Without replacement a stratum
+        smaller than its size is taken whole.
+
+    Raises:
+        ValueError: an unknown ``unit``.
     """
     if unit not in ("turn", "dialogue"):
         raise ValueError(f"unit must be 'turn' or 'dialogue', not {unit!r}")
-    rng = random.Random(seed)
-    records: list[dict[str, Any]] = []
-    for split in sorted(splits):
-        tabs = splits[split]
-        texts = {(d, int(t)): x for d, t, x in zip(tabs["turns"]["dialogue_id"],
-                                                  tabs["turns"]["turn_id"],
-                                                  tabs["turns"]["text"])}
-        orig: dict[tuple[str, int], list] = defaultdict(list)
-        for did, t, d, s, v in tabs["states"][["dialogue_id", "turn", "domain", "slot",
-                                               "value"]].itertuples(index=False):
-            orig[(did, int(t))].append((d, s, v))
-        added: dict[tuple[str, int], list] = defaultdict(list)
-        cor = tabs["states_corrected"]
-        cor = cor[cor["origin"] != "original"]
-        for did, t, d, s, v in cor[["dialogue_id", "turn", "domain", "slot",
-                                    "value"]].itertuples(index=False):
-            added[(did, int(t))].append((d, s, v))
-        n_user = tabs["turns"][tabs["turns"]["speaker"] == "user"]
-        for did, tid in zip(n_user["dialogue_id"], n_user["turn_id"]):
-            t = int(tid) // 2
-            records.append({"split": split, "dialogue_id": did, "turn": t,
-                            "modified": bool(added.get((did, t))),
-                            "system_text": texts.get((did, int(tid) - 1), ""),
-                            "user_text": texts[(did, int(tid))],
-                            "original": _fmt_state(orig.get((did, t), [])),
-                            "added": _fmt_state(added.get((did, t), []))})
-    pool = pd.DataFrame(records)
+    cols = ["split", "dialogue_id", "turn", "modified", "system_text", "user_text",
+            "original", "added"]
+    frames = [df.assign(split=split) for split, df in sorted(units.items())]
+    pool = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
     if unit == "dialogue" and len(pool):
         pool = (pool.groupby(["split", "dialogue_id"], sort=True)
-                .agg(modified=("modified", "any"), added=("added", lambda x: " | ".join(
-                    a for a in x if a)))
+                .agg(modified=("modified", "any"),
+                     added=("added", lambda x: " | ".join(a for a in x if a)))
                 .reset_index())
         pool["turn"] = -1
         pool["system_text"] = ""
         pool["user_text"] = ""
         pool["original"] = ""
     pool = pool.sort_values(["split", "dialogue_id", "turn"], kind="mergesort")
+    rng = random.Random(seed)
     out = []
     for flag, n in ((True, n_modified), (False, n_unmodified)):
         stratum = pool[pool["modified"] == flag].reset_index(drop=True)
@@ -239,8 +258,6 @@ def draw_verification_sample(
         picked = ([rng.choice(idx) for _ in range(n)] if with_replacement
                   else sorted(rng.sample(idx, min(n, len(idx)))))
         out.append(stratum.iloc[picked])
-    cols = ["split", "dialogue_id", "turn", "modified", "system_text", "user_text",
-            "original", "added"]
     sample = pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
     sample["judgement"] = ""
     return sample

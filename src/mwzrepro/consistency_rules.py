@@ -1,10 +1,12 @@
 """The ten detection-rule families of the annotation-consistency correction
-(spec-annotation-consistency §7), one function pair (user side, system side) per family.
+(spec-annotation-consistency §7) and their registry :data:`FAMILIES` (§3).
 
-A detector reads one :class:`TurnContext` — U_t, S_t, the windows W_t and W_{t−1}, and the
-visible *original* state V_t (§2.2) — and returns :class:`Hit` records. It never sees other
-detectors' output (§4.5). The scan skeleton, merging and carry-forward live in
-:mod:`mwzrepro.correct`.
+This module holds the categorical families — HTYPE, ATYPE, AREA-A/H/R, PRICE-R/H, FOOD, PARK,
+NET, STARS — one function pair (user side, system side) each; the entity families (NAME,
+TRAIN-DEP/DEST, TAXI-DEP/DEST) are in :mod:`mwzrepro.consistency_entities`. A detector reads
+one :class:`~mwzrepro.consistency_context.TurnContext` and returns
+:class:`~mwzrepro.consistency_context.Hit` records. The scan skeleton, merging and
+carry-forward live in :mod:`mwzrepro.correct`.
 
 Rule ids (change log, §6.6): HT1–HT3; AT-U, AT-S, AT-M; A1, A2a, A2b, A2c, H1, H2, R1, R2,
 R3a, R3b, AR-U (project extension, only with ``area_user_side``); PR-U, PR-Sa/b/c/n, PH-U,
@@ -14,189 +16,34 @@ NM-U, NM-S, NM-F; TD-U, TD-S, TT-U, TT-S, XD-U, XD-S, XT-U, XT-S.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
-from mwzrepro.consistency_lexicons import NUMBER_WORDS, Inventories
-from mwzrepro.consistency_params import ConsistencyParams
-from mwzrepro.consistency_text import (
-    Mapped,
-    normalize_entity,
-    normalize_value,
-    nword_matches,
-    partial_ratio,
-    polarity,
-    word_matches,
+from mwzrepro.consistency_context import (
+    USER_SEP,
+    Hit,
+    TurnContext,
+    VisibleState,
+    first_span,
+    has_any,
 )
+from mwzrepro.consistency_entities import (
+    name_system,
+    name_user,
+    taxi_dep_system,
+    taxi_dep_user,
+    taxi_dest_system,
+    taxi_dest_user,
+    train_dep_system,
+    train_dep_user,
+    train_dest_system,
+    train_dest_user,
+)
+from mwzrepro.consistency_lexicons import NUMBER_WORDS
+from mwzrepro.consistency_text import Mapped, normalize_value, polarity, word_matches
 
 __all__ = ["Hit", "TurnContext", "VisibleState", "Family", "FAMILIES", "USER_SEP"]
-
-#: Separator between S_t and U_t in the window W_t (§2.1).
-USER_SEP = " <user> "
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One value found by a rule.
-
-    Attributes:
-        value: canonical value (before respelling, §2.3) or the label to write.
-        rule: rule id (module docstring).
-        side: ``user`` or ``system`` (which rule set fired, §4.5).
-        where: the utterance holding the evidence, ``user`` (U_t) or ``system`` (S_t).
-        start, end: character offsets of the matched surface in that utterance (original
-            case); ``-1`` when the evidence is not a located surface.
-        order: position of the evidence in W_t (for ordering alternatives, §4.6).
-    """
-
-    value: str
-    rule: str
-    side: str
-    where: str
-    start: int
-    end: int
-    order: int
-
-
-@dataclass(frozen=True)
-class VisibleState:
-    """V_t of §2.2: the original state after U_t without ``dontcare`` slots.
-
-    Attributes:
-        values: lowercased primary values of every slot (all domains).
-        names: ``{domain: raw name value}`` for domains with a name slot.
-        domains: domains with at least one visible slot.
-    """
-
-    values: tuple[str, ...] = ()
-    names: dict[str, str] = field(default_factory=dict)
-    domains: frozenset[str] = frozenset()
-
-    def value_in_state(self, x: str) -> bool:
-        """value-in-state(t, x): ``x`` is a substring of at least one value (§2.2)."""
-        return any(x in v for v in self.values)
-
-    def name(self, domain: str) -> str:
-        """name(t, d), lowercased ('' if none)."""
-        return self.names.get(domain, "").lower()
-
-    def other_names(self, domain: str) -> list[str]:
-        """other-names(t, d), lowercased."""
-        return [v.lower() for d, v in self.names.items() if d != domain]
-
-    @property
-    def name_count(self) -> int:
-        """name-count(t)."""
-        return len(self.names)
-
-
-class TurnContext:
-    """Everything the rules may read at user turn t of one dialogue (§2.1–2.2, §7 intro).
-
-    Args:
-        t: user-turn index.
-        user: U_t (original case). system: S_t ('' at t = 0).
-        state: V_t. previous: the context of turn t−1 (for W_{t−1}), or None.
-        inv: inventories; params: correction parameters.
-    """
-
-    def __init__(self, t: int, user: str, system: str, state: VisibleState,
-                 previous: TurnContext | None, inv: Inventories, params: ConsistencyParams):
-        from mwzrepro.consistency_text import lower
-
-        self.t = t
-        self.U, self.S = user, system
-        self.u, self.s = lower(user), lower(system)
-        self.w = self.s + USER_SEP + self.u
-        self.wp = previous.w if previous is not None else ""
-        self.previous = previous
-        self.state = state
-        self.inv = inv
-        self.params = params
-
-    # --- lazily derived forms -------------------------------------------------------------
-    @cached_property
-    def nu(self) -> Mapped:
-        """N(U_t)."""
-        return normalize_entity(self.U)
-
-    @cached_property
-    def ns(self) -> Mapped:
-        """N(S_t)."""
-        return normalize_entity(self.S)
-
-    @cached_property
-    def s_masked(self) -> str:
-        """S*_t of §7.3: lower(S) with entity names, street phrases (and optionally addresses)
-        replaced by same-length placeholders, so offsets still index S."""
-        return _mask(self.s, self.ns, self.inv, self.params)
-
-    @cached_property
-    def u_masked(self) -> str:
-        """U*_t, the same masking applied to U_t (only for the ``area_user_side`` extension)."""
-        return _mask(self.u, self.nu, self.inv, self.params)
-
-    # --- helpers --------------------------------------------------------------------------
-    def user_hit(self, value: str, rule: str, start: int, end: int, side: str = "user") -> Hit:
-        """A hit whose evidence is at ``[start, end)`` of U_t."""
-        order = len(self.s) + len(USER_SEP) + max(start, 0)
-        return Hit(value, rule, side, "user", start, end, order)
-
-    def system_hit(self, value: str, rule: str, start: int, end: int) -> Hit:
-        """A hit whose evidence is at ``[start, end)`` of S_t."""
-        return Hit(value, rule, "system", "system", start, end, max(start, 0))
-
-    def other_names_in_s(self, domain: str) -> bool:
-        """"other-names occur in S" (§2.2)."""
-        return any(o and o in self.s for o in self.state.other_names(domain))
-
-
-_STREET = re.compile(r"(?:centre|west|east|south|north)(?:ampton)? (?:road|street|lane|avenue)")
-
-
-def _blank(chars: list[str], start: int, end: int) -> None:
-    for i in range(start, end):
-        chars[i] = "#"
-
-
-def _mask(text: str, norm: Mapped, inv: Inventories, params: ConsistencyParams) -> str:
-    chars = list(text)
-    if params.mask_entity_names:
-        for alias in inv.mask_names:
-            if alias in norm.text:
-                for a, b in nword_matches(norm, alias):
-                    _blank(chars, a, b)
-    masked = "".join(chars)
-    if params.mask_street_phrases:
-        for m in _STREET.finditer(masked):
-            _blank(chars, *m.span())
-        masked = "".join(chars)
-    if params.mask_addresses:
-        for addr in inv.mask_addresses:
-            i = masked.find(addr)
-            while i >= 0:
-                _blank(chars, i, i + len(addr))
-                masked = "".join(chars)
-                i = masked.find(addr, i + 1)
-    return masked
-
-
-def _first(text: str, keys: Sequence[str]) -> tuple[int, int]:
-    """Span of the earliest occurrence of any key in text."""
-    best = (-1, -1)
-    for k in keys:
-        i = text.find(k)
-        if i >= 0 and (best[0] < 0 or i < best[0]):
-            best = (i, i + len(k))
-    return best
-
-
-def _any(text: str, keys: Sequence[str]) -> bool:
-    return any(k in text for k in keys)
-
 
 # ===================================================================================== HTYPE
 _GH = ("guesthouse", "guest house")
@@ -204,25 +51,25 @@ _GH = ("guesthouse", "guest house")
 
 def htype_user(c: TurnContext) -> list[Hit]:
     """§7.1 HT1 (guesthouse from U) and HT2 (generic "hotel" in U)."""
-    gh_w = _any(c.w, _GH)
-    if "hotel" not in c.w and _any(c.u, _GH):
-        return [c.user_hit("guesthouse", "HT1", *_first(c.u, _GH))]
+    gh_w = has_any(c.w, _GH)
+    if "hotel" not in c.w and has_any(c.u, _GH):
+        return [c.user_hit("guesthouse", "HT1", *first_span(c.u, _GH))]
     if "hotel" in c.u and not gh_w:
         blocked = (
             ("the hotel" in c.w
              and not ("the hotel should" in c.u or "looking for the hotel" in c.u))
-            or _any(c.w, ("car ", "taxi", "type"))
+            or has_any(c.w, ("car ", "taxi", "type"))
         )
         if not blocked:
-            return [c.user_hit("hotel", "HT2", *_first(c.u, ("hotel",)))]
+            return [c.user_hit("hotel", "HT2", *first_span(c.u, ("hotel",)))]
     return []
 
 
 def htype_system(c: TurnContext) -> list[Hit]:
     """§7.1 HT3 (generic "hotel" in S)."""
-    if ("hotel" in c.s and not _any(c.w, _GH)
-            and not _any(c.w, ("the hotel", "that hotel", "taxi"))):
-        return [c.system_hit("hotel", "HT3", *_first(c.s, ("hotel",)))]
+    if ("hotel" in c.s and not has_any(c.w, _GH)
+            and not has_any(c.w, ("the hotel", "that hotel", "taxi"))):
+        return [c.system_hit("hotel", "HT3", *first_span(c.s, ("hotel",)))]
     return []
 
 
@@ -241,7 +88,7 @@ def atype_user(c: TurnContext) -> list[Hit]:
 
 def atype_system(c: TurnContext) -> list[Hit]:
     """§7.2 AT-S, then AT-M when two or more distinct types were found."""
-    if _any(c.w, ("parking", "leisure park", "park street", "parkside")):
+    if has_any(c.w, ("parking", "leisure park", "park street", "parkside")):
         return []
     out = []
     for surface, canon in c.inv.attraction_types:
@@ -287,8 +134,8 @@ def area_attraction_system(c: TurnContext) -> list[Hit]:
         if n in c.s:
             rule = "A1"
         elif (not c.other_names_in_s("attraction")
-              and not _any(c.s, ("restaurant", "hotel", "house", "book"))):
-            if _any(c.s, _ATTRACTION_CUES):
+              and not has_any(c.s, ("restaurant", "hotel", "house", "book"))):
+            if has_any(c.s, _ATTRACTION_CUES):
                 rule = "A2a"
             elif n in c.wp:
                 rule = "A2b"
@@ -312,7 +159,7 @@ def area_hotel_system(c: TurnContext) -> list[Hit]:
 
 
 def _restaurant_cue(c: TurnContext) -> bool:
-    if _any(c.s, c.inv.restaurant_cue_words) or _any(c.wp, c.inv.restaurant_cue_words):
+    if has_any(c.s, c.inv.restaurant_cue_words) or has_any(c.wp, c.inv.restaurant_cue_words):
         return True
     texts = [c.ns.text]
     if c.previous is not None:
@@ -330,7 +177,7 @@ def area_restaurant_system(c: TurnContext) -> list[Hit]:
             rule = "R1"
         elif "restaurant" in c.s:
             rule = "R2"
-        elif not _any(c.s, _R3_BLOCK):
+        elif not has_any(c.s, _R3_BLOCK):
             if n:
                 rule = None if "restaurant" in c.u else "R3a"
             elif _restaurant_cue(c):
@@ -351,7 +198,7 @@ def _area_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
     def detect(c: TurnContext) -> list[Hit]:
         """AR-U, the project's optional user-side area rule (``area_user_side``; §7.3 leaves
         it undefined): an area word in the masked U_t when U_t names the domain."""
-        if not c.params.area_user_side or not _any(c.u, _AREA_USER_CUES[domain]):
+        if not c.params.area_user_side or not has_any(c.u, _AREA_USER_CUES[domain]):
             return []
         return [c.user_hit(label, "AR-U", i, j) for label, i, j in _area_words(c, c.u_masked)]
 
@@ -420,7 +267,7 @@ def price_hotel_system(c: TurnContext) -> list[Hit]:
         if n:
             if n in c.s:
                 rule = "PH-Sa"
-            elif not _any(c.s, ("dine", "cuisine", "steakhouse", "restaurant")):
+            elif not has_any(c.s, ("dine", "cuisine", "steakhouse", "restaurant")):
                 rule = "PH-Sb"
         elif "restaurant" not in c.s and "hotel" in c.state.domains:
             rule = "PH-Sn"
@@ -477,7 +324,7 @@ def park_user(c: TurnContext) -> list[Hit]:
     if i < 0:
         return []
     span = (i, i + len("parking"))
-    if not _any(c.u, ("parking or not", "whether", " if ")) and not _PARK_Q_USER.search(c.u):
+    if not has_any(c.u, ("parking or not", "whether", " if ")) and not _PARK_Q_USER.search(c.u):
         return [c.user_hit(polarity(c.u, "parking", 5), "PK-U", *span)]
     return [c.user_hit("yes", "PK-Uq", *span)]
 
@@ -502,7 +349,7 @@ def internet_user(c: TurnContext) -> list[Hit]:
         i = c.u.find(w)
         if i < 0:
             continue
-        if (not _any(c.u, (w + " or not", "whether", " if "))
+        if (not has_any(c.u, (w + " or not", "whether", " if "))
                 and not _NET_Q_USER.search(c.u)):
             out.append(c.user_hit(polarity(c.u, w, 5), "IN-U", i, i + len(w)))
         else:
@@ -553,209 +400,6 @@ def stars_system(c: TurnContext) -> list[Hit]:
     return out
 
 
-# ====================================================================================== NAME
-@functools.lru_cache(maxsize=16)
-def _longest_first(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    """Aliases longest first, so a name is reported with its longest matching surface."""
-    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p)))
-
-
-def _name_value(c: TurnContext, canon: str, where: str, start: int, end: int) -> str:
-    if c.params.name_label == "surface":
-        return (c.U if where == "user" else c.S)[start:end]
-    return canon
-
-
-def _name_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
-    def detect(c: TurnContext) -> list[Hit]:
-        """§7.9 NM-U."""
-        if "taxi" in c.u:
-            return []
-        others = [normalize_value(o) for o in c.state.other_names(domain)]
-        out, seen = [], set()
-        for alias, canon in _longest_first(c.inv.names[domain]):
-            if canon in seen or alias not in c.nu.text:
-                continue
-            for a, b in nword_matches(c.nu, alias):
-                if any(alias in o for o in others):
-                    break
-                out.append(c.user_hit(_name_value(c, canon, "user", a, b), "NM-U", a, b))
-                seen.add(canon)
-                break
-        return out
-
-    return detect
-
-
-def _name_system(domain: str) -> Callable[[TurnContext], list[Hit]]:
-    def detect(c: TurnContext) -> list[Hit]:
-        """§7.9 NM-S, then NM-F (fuzzy, restaurant by default) for names NM-S did not add."""
-        out: list[Hit] = []
-        seen: set[str] = set()
-        raw_others = c.state.other_names(domain)
-        others = [normalize_value(o) for o in raw_others]
-        if not (domain in ("attraction", "hotel") and "taxi" in c.s):
-            for alias, canon in _longest_first(c.inv.names[domain]):
-                if canon in seen or alias not in c.ns.text:
-                    continue
-                spans = list(nword_matches(c.ns, alias))
-                if not spans or (" " + alias + " ") in c.nu.text:
-                    continue
-                if any(alias in o for o in others):
-                    continue
-                out.append(c.system_hit(_name_value(c, canon, "system", *spans[0]), "NM-S",
-                                        *spans[0]))
-                seen.add(canon)
-        p = c.params
-        if p.fuzzy_enabled and domain in p.fuzzy_domains and c.s:
-            out += _fuzzy_names(c, domain, seen, raw_others)
-        return out
-
-    return detect
-
-
-def _fuzzy_names(c: TurnContext, domain: str, seen: set[str], others: list[str]) -> list[Hit]:
-    from rapidfuzz import fuzz, process
-
-    p = c.params
-    choices = [v for v in c.inv.canonical_names[domain]
-               if v not in seen and v not in p.fuzzy_exclude
-               and not any(v in o for o in others)]
-    out = []
-    for canon, _, _ in process.extract(c.s, choices, scorer=fuzz.partial_ratio,
-                                       score_cutoff=max(p.fuzzy_threshold - 0.5, 0),
-                                       limit=None):
-        if partial_ratio(canon, c.s) < p.fuzzy_threshold:
-            continue
-        al = fuzz.partial_ratio_alignment(canon, c.s)
-        a, b = (al.dest_start, al.dest_end) if len(canon) <= len(c.s) else (0, len(c.s))
-        out.append(c.system_hit(_name_value(c, canon, "system", a, b), "NM-F", a, b))
-    return sorted(out, key=lambda h: (h.order, h.value))
-
-
-# ============================================================================ TRAIN / TAXI
-_DEP = "(?:leave|leaves|depart|departs|from) "
-_ARR = "(?:arrive|arrives|arrive in|arrive at|arrives in|arrives at|to) "
-_ARR_TAXI = "(?:arrive|arrives|arrive in|arrive at|arrives in|arrives at| to) "
-
-
-def _pattern_hit(text: str, prefix: str, v: str) -> tuple[int, int] | None:
-    m = re.search(prefix + re.escape(v), text)
-    return (m.end() - len(v), m.end()) if m else None
-
-
-def _resolve(c: TurnContext, v: str) -> str:
-    if v == "the hotel":
-        return c.state.names.get("hotel", "")
-    if v == "the restaurant":
-        return c.state.names.get("restaurant", "")
-    return v
-
-
-def train_dep_user(c: TurnContext) -> list[Hit]:
-    """§7.10 TD-U."""
-    out = []
-    for v in c.inv.stations:
-        if " " + v in c.u and not c.state.value_in_state(v):
-            span = _pattern_hit(c.u, _DEP, v)
-            if span:
-                out.append(c.user_hit(v, "TD-U", *span))
-    return out
-
-
-def train_dep_system(c: TurnContext) -> list[Hit]:
-    """§7.10 TD-S."""
-    out = []
-    for v in c.inv.stations:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _DEP, v)
-            if span:
-                out.append(c.system_hit(v, "TD-S", *span))
-    return out
-
-
-def train_dest_user(c: TurnContext) -> list[Hit]:
-    """§7.10 TT-U (optionally requiring "train" in W_t)."""
-    if c.params.train_dest_require_train_cue and "train" not in c.w:
-        return []
-    out = []
-    for v in c.inv.stations:
-        if v in c.u and not c.state.value_in_state(v):
-            i = c.u.find("to " + v)
-            if i >= 0:
-                out.append(c.user_hit(v, "TT-U", i + 3, i + 3 + len(v)))
-    return out
-
-
-def train_dest_system(c: TurnContext) -> list[Hit]:
-    """§7.10 TT-S."""
-    out = []
-    for v in c.inv.stations:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _ARR, v)
-            if span:
-                out.append(c.system_hit(v, "TT-S", *span))
-    return out
-
-
-def taxi_dep_user(c: TurnContext) -> list[Hit]:
-    """§7.10 XD-U."""
-    out = []
-    for v in c.inv.taxi_places:
-        if " " + v in c.u and not c.state.value_in_state(v):
-            span = _pattern_hit(c.u, _DEP, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.user_hit(value, "XD-U", *span))
-    return out
-
-
-def taxi_dep_system(c: TurnContext) -> list[Hit]:
-    """§7.10 XD-S."""
-    if "taxi" not in c.s:
-        return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _DEP, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.system_hit(value, "XD-S", *span))
-    return out
-
-
-def taxi_dest_user(c: TurnContext) -> list[Hit]:
-    """§7.10 XT-U."""
-    if "taxi" not in c.u:
-        return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.params.taxi_blocked_values:
-            continue
-        if v in c.u and not c.state.value_in_state(v):
-            i = c.u.find("to " + v)
-            value = _resolve(c, v)
-            if i >= 0 and value:
-                out.append(c.user_hit(value, "XT-U", i + 3, i + 3 + len(v)))
-    return out
-
-
-def taxi_dest_system(c: TurnContext) -> list[Hit]:
-    """§7.10 XT-S."""
-    if "taxi" not in c.s:
-        return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.params.taxi_blocked_values:
-            continue
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _ARR_TAXI, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.system_hit(value, "XT-S", *span))
-    return out
-
-
 # ================================================================================= registry
 Detector = Callable[[TurnContext], list[Hit]]
 
@@ -788,12 +432,12 @@ class Family:
 
 FAMILIES: tuple[Family, ...] = (
     Family("attraction", "area", "AREA-A", _area_user("attraction"), area_attraction_system),
-    Family("attraction", "name", "NAME", _name_user("attraction"), _name_system("attraction"),
+    Family("attraction", "name", "NAME", name_user("attraction"), name_system("attraction"),
            scan="skip", respell=False, span_slot=True),
     Family("attraction", "type", "ATYPE", atype_user, atype_system),
     Family("hotel", "area", "AREA-H", _area_user("hotel"), area_hotel_system),
     Family("hotel", "internet", "NET", internet_user, internet_system),
-    Family("hotel", "name", "NAME", _name_user("hotel"), _name_system("hotel"),
+    Family("hotel", "name", "NAME", name_user("hotel"), name_system("hotel"),
            scan="skip", respell=False, span_slot=True),
     Family("hotel", "parking", "PARK", park_user, park_system),
     Family("hotel", "pricerange", "PRICE-H", price_hotel_user, price_hotel_system),
@@ -801,7 +445,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("hotel", "type", "HTYPE", htype_user, htype_system),
     Family("restaurant", "area", "AREA-R", _area_user("restaurant"), area_restaurant_system),
     Family("restaurant", "food", "FOOD", food_user, food_system, respell=False, span_slot=True),
-    Family("restaurant", "name", "NAME", _name_user("restaurant"), _name_system("restaurant"),
+    Family("restaurant", "name", "NAME", name_user("restaurant"), name_system("restaurant"),
            scan="skip", respell=False, span_slot=True),
     Family("restaurant", "pricerange", "PRICE-R", price_restaurant_user,
            price_restaurant_system),

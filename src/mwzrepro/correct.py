@@ -24,7 +24,8 @@ import pandas as pd
 
 from mwzrepro.consistency_lexicons import Inventories, Labeller, is_dontcare
 from mwzrepro.consistency_params import ConsistencyParams, Override
-from mwzrepro.consistency_rules import FAMILIES, Family, Hit, TurnContext, VisibleState
+from mwzrepro.consistency_context import Hit, TurnContext, VisibleState
+from mwzrepro.consistency_rules import FAMILIES, Family
 from mwzrepro.errors import InputError
 from mwzrepro.schemas import TABLES
 

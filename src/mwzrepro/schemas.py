@@ -327,6 +327,40 @@ TABLES: dict[str, TableSpec] = {
             end=Column("int32", "one past the last character; -1 if none"),
             span=Column("bool", "would be written as a span in the 2.2 layout (§6.5)"),
         ),
+        _spec(
+            "consistency_counts",
+            "Table 1 / Table 6 counts of one corrected (version, split) (§8): the 24 rows of "
+            "the paper's tables; slot 'total' = domain total, domain 'total' = all.",
+            ("row",),
+            row=Column("int32", "row number in the paper's order (0-23)"),
+            domain=Column("string", "domain, or 'total'"),
+            slot=Column("string", "slot, 'total' for a domain total, '' for the overall total"),
+            dialogues=Column("int32", "dialogues with at least one counted change"),
+            dialogue_base=Column("int32", "dialogues whose corrected state has a slot of the "
+                                 "domain (any slot for the total)"),
+            dialogue_pct=Column("float64", "percent of dialogue_base; NaN if 0", True),
+            turns=Column("int32", "user turns with at least one counted change"),
+            turn_base=Column("int32", "user turns whose corrected state has a slot of the "
+                             "domain (any slot for the total)"),
+            turn_pct=Column("float64", "percent of turn_base; NaN if 0", True),
+            detections=Column("int32", "turns at which a rule fired (summed on total rows)"),
+            user_detections=Column("int32", "detections whose primary value is user-side"),
+            system_detections=Column("int32", "detections whose primary value is system-side"),
+            user_share_pct=Column("float64", "percent of detections from the user side", True),
+        ),
+        _spec(
+            "consistency_units",
+            "Every user turn of a corrected split with its context, the unit of the manual "
+            "verification sample (spec-annotation-consistency §9.3).",
+            ("dialogue_id", "turn"),
+            dialogue_id=_DID,
+            turn=Column("int32", "user-turn index t"),
+            system_text=Column("string", "S_t ('' at t = 0)"),
+            user_text=Column("string", "U_t"),
+            original=Column("string", "O_t as 'domain-slot=value; ...'"),
+            added=Column("string", "added or filled slots of B'_t as 'domain-slot=value; ...'"),
+            modified=Column("bool", "the turn has at least one added or filled slot"),
+        ),
         # --- tables: unseen entities and entity bias ---
         _spec(
             "sgd_pool",
@@ -384,8 +418,8 @@ TABLES: dict[str, TableSpec] = {
             ("dialogue_id", "leak_index"),
             dialogue_id=_DID,
             leak_index=Column("int32", "order within the dialogue"),
-            kind=Column("string", "text_residual, structured, span_error, nested_span, "
-                        "overlap_error or unresolved_booking_name"),
+            kind=Column("string", "text_residual, structured, structured_other_slot, "
+                        "span_error, nested_span, overlap_error or unresolved_booking_name"),
             location=Column("string", "e.g. 'turn 5', 'goal message 1', 'state taxi-departure "
                             "turn 3'"),
             family=Column("string", "family of the entity concerned ('' if none)"),

@@ -216,3 +216,24 @@ def test_deterministic(mwz21_test, sources, corrected) -> None:
     _, res, _ = corrected["test"]
     pd.testing.assert_frame_equal(again.states, res.states)
     pd.testing.assert_frame_equal(again.changes, res.changes)
+
+
+def test_export_round_trip(corrected, mirror, tmp_path) -> None:
+    """§6.6 item 1: the corrected 2.1 test split in its ConvLab layout re-ingests to exactly
+    the corrected states (primary values, metadata positions); texts are unchanged."""
+    from mwzrepro.consistency_export import export_convlab
+    from mwzrepro.ingest.convlab import read_convlab
+
+    tables, res, _ = corrected["test"]
+    raw = mirror_file(mirror, "thu-coai/ConvLab-2", "data/multiwoz/test.json.zip")
+    out = tmp_path / "test.json.zip"
+    summary = export_convlab(raw, res.states, out)
+    assert summary["values_written"] == int((res.states["origin"] != "original").sum())
+    back, _ = read_convlab(out, "test")
+    key = ["dialogue_id", "turn", "domain", "slot"]
+    a = back["states"].sort_values(key)[key + ["value", "position"]].values.tolist()
+    b = res.states.sort_values(key)[key + ["value", "position"]].values.tolist()
+    assert a == b
+    assert back["turns"]["text"].tolist() == tables["turns"]["text"].tolist()
+    assert back["spans"].equals(tables["spans"])
+    assert back["acts"].equals(tables["acts"])

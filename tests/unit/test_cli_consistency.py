@@ -19,6 +19,11 @@ from tests.unit.consistency_helpers import FIXTURES, convlab_json
 REPO = Path(__file__).resolve().parents[2]
 RES = REPO / "workflow" / "resources"
 HT = {"hotel-type": "guesthouse"}
+SEEDS = ("all saints=all saints church@attraction|marriott=huntingdon marriott hotel@hotel|"
+         "alexander b & b=alexander bed and breakfast@hotel|"
+         "rosa's bed and breakfast=rosa's bed and breakfast@hotel|"
+         "travelers rest=travellers rest@restaurant|caffe uno=caffe uno@restaurant")
+PRICES = "cheap=cheap|moderate=moderate| expensive=expensive|inexpensive=moderate"
 DIALOGUES = {
     "d1": [("", "I need a guesthouse .", HT),
            ("There are 2 guesthouses in the east .", "Ok .", HT),
@@ -46,14 +51,14 @@ def _correct(tmp: Path, raw: Path, split: str = "val", *extra: str):
             "--raw", str(raw), "--db-dir", str(FIXTURES / "db"),
             "--ontology", str(FIXTURES / "ontology.json"), "--version", "mwz21",
             "--split", split,
-            "--name-seed-aliases", str(RES / "consistency" / "seed_aliases.tsv"),
-            "--price-lexicon", str(RES / "consistency" / "price_lexicon.tsv"),
-            "--overrides-file", str(RES / "consistency" / "overrides.tsv"),
+            "--name-seed-aliases", SEEDS, "--price-lexicon", PRICES, "--overrides-file", "",
             "--rejection-cues", "something else|another one|anything else|different|no,|"
-            "not that",
+            "not that", "--name-strip-leading-the", "true",
             "--out", str(d / "states_corrected.parquet"),
             "--changes", str(d / "consistency_changes.parquet"),
-            "--export", str(d / "corrected" / f"{split}.json.zip"), *extra]
+            "--export", str(d / "corrected" / f"{split}.json.zip"),
+            "--counts", str(tmp / "scores" / "mwz21" / f"{split}.parquet"),
+            "--units", str(tmp / "scores" / "mwz21" / f"{split}.units.parquet"), *extra]
     return CliRunner().invoke(cli, args, catch_exceptions=False)
 
 
@@ -65,15 +70,17 @@ def test_correct_and_tables(tmp_path: Path) -> None:
     st = read_table(d / "states_corrected.parquet", "states_corrected")
     assert set(st[st["origin"] == "added"]["slot"]) == {"area", "type"}
     meta = read_metadata(d / "states_corrected.parquet")
-    assert meta["profile"] == {} and meta["signature"].startswith(
+    assert meta["profile"] == {}, meta["profile"]  # the option strings equal the defaults
+    assert meta["signature"].startswith(
         "consistency|ver:mwz21|split:val|profile:reference")
-    first = {p.name: p.read_bytes() for p in d.rglob("*") if p.is_file()}
+    files = [p for p in tmp_path.rglob("*") if p.is_file() and "raw" not in p.parts]
+    first = {p: p.read_bytes() for p in files}
     assert _correct(tmp_path, raw).exit_code == 0  # §12.4: byte-identical reruns
-    assert {p.name: p.read_bytes() for p in d.rglob("*") if p.is_file()} == first
+    assert {p: p.read_bytes() for p in files} == first
 
     out = tmp_path / "results"
     res = CliRunner().invoke(cli, [
-        "tables-consistency", "--dataset", str(d),
+        "tables-consistency", "--scores-dir", str(tmp_path / "scores"),
         "--published", str(RES / "published" / "qian2021.yaml"),
         "--tables-dir", str(out / "tables"), "--metrics", str(out / "consistency.json")],
         catch_exceptions=False)
@@ -82,10 +89,19 @@ def test_correct_and_tables(tmp_path: Path) -> None:
         for ext in ("md", "csv", "tex"):
             assert (out / "tables" / f"consistency_{stem}.{ext}").is_file()
     metrics = json.loads((out / "consistency.json").read_text())
-    assert metrics["verification_sample"]["splits_missing"] == ["train"]
     counts = {(r["domain"], r["slot"]): r for r in metrics["datasets"]["mwz21/val"]["counts"]}
     assert counts[("hotel", "area")]["dialogues"] == 1
-    assert (out / "tables" / "consistency_verification_sample.csv").is_file()
+    assert counts[("total", "")]["detections"] == 2  # d1 hotel-area (H2), d2 hotel-type (HT2)
+
+    res = CliRunner().invoke(cli, [
+        "consistency-sample", "--scores-dir", str(tmp_path / "scores"),
+        "--verification-splits", "train|val", "--verification-modified", "2",
+        "--verification-unmodified", "1", "--out", str(out / "sample.csv")],
+        catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    sample = pd.read_csv(out / "sample.csv")
+    assert list(sample["modified"]) == [True, True, False]
+    assert sample["judgement"].isna().all()
 
 
 def test_non_reference_profile_is_recorded(tmp_path: Path) -> None:
@@ -109,7 +125,8 @@ def test_bad_override_is_one_clean_error(tmp_path: Path) -> None:
             "--ontology", str(FIXTURES / "ontology.json"), "--version", "mwz21",
             "--split", "val", "--overrides-file", str(bad),
             "--out", str(d / "x.parquet"), "--changes", str(d / "y.parquet"),
-            "--export", str(d / "z.json.zip")]
+            "--export", str(d / "z.json.zip"), "--counts", str(d / "c.parquet"),
+            "--units", str(d / "u.parquet")]
     from mwzrepro.errors import InputError
 
     try:
@@ -138,15 +155,14 @@ def test_dst_effect_table(tmp_path: Path) -> None:
                 rows[name].append({"dialogue_id": did, "turn": t, "response": "ok",
                                    "response_norm": "ok", "state_json": json.dumps(state),
                                    "active_domains": None})
-    files = []
     for name, r in rows.items():
         path = tmp_path / "pred" / f"{name}.parquet"
         write_table(pd.DataFrame(r, columns=list(TABLES["predictions"].columns)), path,
                     "predictions")
-        files += ["--predictions", str(path)]
     out = tmp_path / "results"
     res = CliRunner().invoke(cli, [
-        "tables-consistency-dst", *files, "--states", str(d / "states.parquet"),
+        "tables-consistency-dst", "--predictions-dir", str(tmp_path / "pred"),
+        "--states", str(d / "states.parquet"),
         "--corrected", str(d / "states_corrected.parquet"),
         "--dialogues", str(d / "dialogues.parquet"), "--version", "mwz21",
         "--published", str(RES / "published" / "qian2021.yaml"),
@@ -158,3 +174,43 @@ def test_dst_effect_table(tmp_path: Path) -> None:
     assert rec["orig"]["original"]["jga"] == 1.0 and rec["orig"]["corrected"]["jga"] < 1.0
     # 4 turns; the original gold differs from the corrected one at d1 turns 1-2 and d2 turn 0
     assert rec["orig"]["corrected"]["jga"] == 0.25
+
+
+def _params_args() -> list[str]:
+    """The §10 options exactly as the `correct` rule renders params.yaml's block."""
+    import yaml
+
+    c = yaml.safe_load((REPO / "params.yaml").read_text())["consistency"]
+    flat = {
+        "dontcare-policy": c["dontcare_policy"], "multi-value-policy": c["multi_value_policy"],
+        "name-label": c["name_label"], "name-seed-aliases": c["name_seed_aliases"],
+        "name-strip-leading-the": c["name_strip_leading_the"]["enabled"],
+        "name-strip-min-tokens": c["name_strip_leading_the"]["min_tokens"],
+        "name-strip-min-chars": c["name_strip_leading_the"]["min_chars"],
+        "name-blocklist": c["name_blocklist"],
+        "fuzzy-name-match": c["fuzzy_name_match"]["enabled"],
+        "fuzzy-domains": c["fuzzy_name_match"]["domains"],
+        "fuzzy-threshold": c["fuzzy_name_match"]["threshold"],
+        "fuzzy-exclude": c["fuzzy_exclude"], "food-min-chars": c["food_min_chars"],
+        "food-blocklist": c["food_blocklist"], "taxi-blocked-values": c["taxi_blocked_values"],
+        "area-user-side": c["area_user_side"], "area-extra-surfaces": c["area_extra_surfaces"],
+        "mask-entity-names": c["area_masking"]["entity_names"],
+        "mask-street-phrases": c["area_masking"]["street_phrases"],
+        "mask-addresses": c["area_masking"]["addresses"],
+        "restaurant-cues-db-names": c["restaurant_cues"]["db_names"],
+        "restaurant-cues": c["restaurant_cues"]["extra"], "price-lexicon": c["price_lexicon"],
+        "atype-resolve-by-db": c["atype_resolve_by_db"],
+        "require-no-rejection": c["require_no_rejection"],
+        "rejection-cues": c["rejection_cues"],
+        "train-dest-require-train-cue": c["train_dest_require_train_cue"],
+        "add-system-spans": c["add_system_spans"], "overrides-file": c["overrides_file"],
+    }
+    return [x for k, v in flat.items() for x in (f"--{k}", str(v))]
+
+
+def test_params_yaml_is_the_reference_profile(tmp_path: Path) -> None:
+    """params.yaml's `consistency` block, passed as options, is spec §10's reference profile."""
+    raw = _prepare(tmp_path)
+    assert _correct(tmp_path, raw, "val", *_params_args()).exit_code == 0
+    meta = read_metadata(tmp_path / "interim" / "mwz21" / "val" / "states_corrected.parquet")
+    assert meta["profile"] == {}

@@ -9,21 +9,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mwzrepro.cli.consistency import read_tsv
 from mwzrepro.consistency_counts import (
     TABLE_ROWS,
     count_changes,
     draw_verification_sample,
     paper_tolerance_ok,
+    turn_units,
     spec_tolerance_ok,
     verification_stats,
 )
 from mwzrepro.consistency_lexicons import Labeller
-from mwzrepro.consistency_params import (
-    DEFAULT_PRICE_LEXICON,
-    DEFAULT_SEED_ALIASES,
-    ConsistencyParams,
-)
+from mwzrepro.consistency_params import ConsistencyParams
 from mwzrepro.consistency_report import counts_table, reference_table, table3_frame
 from tests.unit.consistency_helpers import inventories, run, tables
 
@@ -94,8 +90,7 @@ def test_table3_recomputed_from_the_matrix() -> None:
 
 def test_verification_sample_is_seeded_and_stratified() -> None:
     t, res = _fixture_run()
-    splits = {"val": {"turns": t["turns"], "states": t["states"],
-                      "states_corrected": res.states}}
+    splits = {"val": turn_units(t["turns"], t["states"], res.states)}
     a = draw_verification_sample(splits, seed=0, n_modified=1, n_unmodified=2)
     b = draw_verification_sample(splits, seed=0, n_modified=1, n_unmodified=2)
     assert a.equals(b)
@@ -134,18 +129,6 @@ def test_published_file_matches_the_spec_headlines() -> None:
     spec = {(r["domain"], r["slot"]): r for r in pub["spec_expected"]["test"]}
     assert spec[("total", "")]["dialogues"] == 716
     assert spec[("hotel", "type")]["detections"] == 290
-
-
-def test_resource_tables_equal_the_defaults() -> None:
-    res = REPO / "workflow" / "resources" / "consistency"
-    seeds = tuple((r["alias"], r["canonical"], r["domain"])
-                  for r in read_tsv(res / "seed_aliases.tsv", ("alias", "canonical", "domain")))
-    assert seeds == DEFAULT_SEED_ALIASES
-    prices = tuple((r["surface"], r["label"])
-                   for r in read_tsv(res / "price_lexicon.tsv", ("surface", "label")))
-    assert prices == DEFAULT_PRICE_LEXICON and (" expensive", "expensive") in prices
-    assert read_tsv(res / "overrides.tsv", ("dialogue_id", "turn", "domain", "slot",
-                                            "value")) == []  # reference profile: empty
 
 
 def test_inventories_from_databases() -> None:

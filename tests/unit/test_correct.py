@@ -11,7 +11,7 @@ import pytest
 
 from mwzrepro.consistency_export import export_convlab
 from mwzrepro.consistency_params import ConsistencyParams, Override
-from mwzrepro.consistency_rules import Hit
+from mwzrepro.consistency_context import Hit
 from mwzrepro.correct import merge_hits
 from mwzrepro.errors import InputError
 from mwzrepro.ingest.convlab import read_convlab

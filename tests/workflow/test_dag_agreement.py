@@ -36,6 +36,8 @@ from tests.workflow.dags import (
     snakemake_jobs,
 )
 
+pytestmark = pytest.mark.filterwarnings("ignore:_NoneStep.value:DeprecationWarning")
+
 
 class Dags:
     """Both DAGs of one workspace, indexed by output path."""

@@ -41,17 +41,14 @@ RICHNESS_CODE = (
 )
 
 
-def eval_resources(version):
-    return {t: f"data/interim/{version}/test/{t}.parquet" for t in EVAL_TABLES}
-
-
-def success_args():
-    """Options shared by score-success and score-success-oracle (params.yaml)."""
-    return (
-        f"--matching {INFORM['matching']} --threshold {INFORM['fuzzy_threshold']}"
-        f" --domain-sources '{STANDARD['domain_sources']}'"
-        f" --state-threshold {STANDARD['state_match_threshold']}"
-    )
+# The version's evaluator resources (inputs of score-success and score-success-oracle).
+EVAL_INPUTS = {t: f"data/interim/{{version}}/test/{t}.parquet" for t in EVAL_TABLES}
+# Options shared by score-success and score-success-oracle (params.yaml).
+SUCCESS_ARGS = (
+    f"--matching {INFORM['matching']} --threshold {INFORM['fuzzy_threshold']}"
+    f" --domain-sources '{STANDARD['domain_sources']}'"
+    f" --state-threshold {STANDARD['state_match_threshold']}"
+)
 
 
 rule goals:
@@ -74,6 +71,8 @@ rule goals:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=EVAL_TABLES),
     log:
         "logs/goals/{version}-{split}.log",
+    conda:
+        ENV
     shell:
         "mwzrepro goals --dialogues {input.dialogues} --goals {input.goals}"
         " --booked {input.booked} --states {input.states} --acts {input.acts}"
@@ -82,20 +81,22 @@ rule goals:
 
 rule score_success:
     input:
+        **EVAL_INPUTS,
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
         predictions="data/interim/predictions/{system}.parquet",
         coverage="data/interim/predictions/{system}.coverage.parquet",
-        **eval_resources("{version}"),
-        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
         code=code(*SUCCESS_CODE),
     output:
         scores="results/scores/success/{version}/{system}.parquet",
         dialogues="results/scores/success/{version}/{system}.dialogues.parquet",
-    wildcard_constraints:
-        system="|".join(re.escape(s) for s in SYSTEMS),
-    params:
-        common=success_args(),
     log:
         "logs/score-success/{version}-{system}.log",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in SYSTEMS),
+    conda:
+        ENV
+    params:
+        common=SUCCESS_ARGS,
     shell:
         "mwzrepro score-success --predictions {input.predictions} --coverage {input.coverage}"
         " --system {wildcards.system} --version {wildcards.version}"
@@ -108,17 +109,19 @@ rule score_success:
 
 rule score_success_oracle:
     input:
-        references="data/interim/{version}/test/references.parquet",
-        **eval_resources("{version}"),
+        **EVAL_INPUTS,
         **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        references="data/interim/{version}/test/references.parquet",
         code=code(*SUCCESS_CODE),
     output:
         scores="results/scores/success/{version}/oracle.parquet",
         dialogues="results/scores/success/{version}/oracle.dialogues.parquet",
-    params:
-        common=success_args(),
     log:
         "logs/score-success-oracle/{version}.log",
+    conda:
+        ENV
+    params:
+        common=SUCCESS_ARGS,
     shell:
         "mwzrepro score-success --references {input.references}"
         " --system oracle --version {wildcards.version}"
@@ -136,12 +139,14 @@ rule score_richness:
         code=code(*RICHNESS_CODE),
     output:
         "results/scores/richness/{system}.parquet",
-    wildcard_constraints:
-        system="|".join(re.escape(s) for s in SYSTEMS),
-    params:
-        window=STANDARD["msttr_window"],
     log:
         "logs/score-richness/{system}.log",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in SYSTEMS),
+    conda:
+        ENV
+    params:
+        window=STANDARD["msttr_window"],
     shell:
         "mwzrepro score-richness --predictions {input.predictions} --order-from {input.order}"
         " --system {wildcards.system} --window {params.window} --out {output} --log {log}"
@@ -153,10 +158,12 @@ rule score_richness_reference:
         code=code(*RICHNESS_CODE),
     output:
         "results/scores/richness/reference/{version}.parquet",
-    params:
-        window=STANDARD["msttr_window"],
     log:
         "logs/score-richness-reference/{version}.log",
+    conda:
+        ENV
+    params:
+        window=STANDARD["msttr_window"],
     shell:
         "mwzrepro score-richness --references {input.references} --system reference"
         " --version {wildcards.version} --window {params.window} --out {output} --log {log}"
@@ -185,6 +192,8 @@ rule tables_standard:
         metrics="results/metrics/standard.json",
     log:
         "logs/tables-standard.log",
+    conda:
+        ENV
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
         " --table-dir results/tables --metrics {output.metrics} --log {log}"

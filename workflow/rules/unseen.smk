@@ -8,11 +8,10 @@
 #   tables-bias  paper Table 2 shape, results/metrics/bias.json, plot CSV + SVG
 UNSEEN = config["unseen"]
 BIAS = config["bias"]
-SGD_SPLITS = [s for s in UNSEEN["sgd_splits"].split(",") if s]
+# Every SGD file downloaded under data/raw/sgd/ (DVC: the directory); the command itself keeps
+# the splits of unseen.sgd_splits.
 SGD_FILES = sorted(
-    raw(s)
-    for s, e in SOURCES.items()
-    if e.get("role") in ("sgd-schema", "sgd-dialogues") and e["path"].split("/")[1] in SGD_SPLITS
+    raw(s) for s, e in SOURCES.items() if e.get("role") in ("sgd-schema", "sgd-dialogues")
 )
 MWZ_DBS = sorted(raw(s) for s in SOURCES if s.startswith("multiwoz-db-"))
 UNSEEN_CODE = (
@@ -46,11 +45,22 @@ ruleorder: unseen > ingest
 rule sgd_pools:
     input:
         sgd=SGD_FILES,
-        code=code("unseen/__init__.py", "unseen/sgd_pools.py", "unseen/families.py",
-                  "unseen/text.py", "metrics/signature.py", "cli/unseen.py"),
+        registry=ancient(REGISTRY),
+        code=code(
+            "unseen/__init__.py",
+            "unseen/sgd_pools.py",
+            "unseen/families.py",
+            "unseen/text.py",
+            "metrics/signature.py",
+            "cli/unseen.py",
+        ),
     output:
         pool="data/interim/sgd/pool.parquet",
         report="data/interim/sgd/pool.json",
+    log:
+        "logs/sgd-pools.log",
+    conda:
+        ENV
     params:
         splits=UNSEEN["sgd_splits"],
         families=UNSEEN["pool_families"],
@@ -58,12 +68,9 @@ rule sgd_pools:
         max_tokens=UNSEEN["max_tokens"],
         nicknames=UNSEEN["city_nicknames"],
         food=UNSEEN["food_pool_exclude"],
-    log:
-        "logs/sgd-pools.log",
-    conda:
-        ENV
     shell:
-        "mwzrepro sgd-pools --sgd-dir data/raw/sgd --sgd-splits {params.splits}"
+        "mwzrepro sgd-pools --sgd-dir data/raw/sgd --sources {input.registry}"
+        " --sgd-splits {params.splits}"
         " --families {params.families} --city-pool-include-stations {params.stations}"
         " --max-tokens {params.max_tokens} --city-nicknames '{params.nicknames}'"
         " --food-pool-exclude '{params.food}' --out {output.pool} --report {output.report}"
@@ -72,7 +79,7 @@ rule sgd_pools:
 
 rule unseen:
     input:
-        base=lambda w: "data/raw/" + UNSEEN["bases"][w.version],
+        base=lambda w: f"data/raw/{UNSEEN['bases'][w.version]}",
         pool="data/interim/sgd/pool.parquet",
         dbs=MWZ_DBS,
         ontology=raw("mwz21-ontology"),
@@ -85,6 +92,10 @@ rule unseen:
         ),
         export="data/interim/{version}/test_unseen/test-unseen.json",
         report="results/metrics/unseen_{version}.json",
+    log:
+        "logs/unseen/{version}.log",
+    conda:
+        ENV
     params:
         dbs=" ".join(f"--database {p}" for p in MWZ_DBS),
         train=UNSEEN["train"],
@@ -101,10 +112,6 @@ rule unseen:
         tokenisation=UNSEEN["match_tokenisation"],
         single=UNSEEN["text_match_single_token_fallback"],
         exclude=UNSEEN["unannotated_exclude"],
-    log:
-        "logs/unseen/{version}.log",
-    conda:
-        ENV
     shell:
         "mwzrepro unseen --base {input.base} --version {wildcards.version}"
         " --base-label {wildcards.version}-test --split test --sgd-pool {input.pool}"
@@ -129,12 +136,12 @@ rule bias:
     output:
         scores="results/scores/bias/{version}/{split}.parquet",
         values="results/scores/bias/{version}/{split}.values.parquet",
-    params:
-        unit=BIAS["bias_count_unit"],
     log:
         "logs/bias/{version}-{split}.log",
     conda:
         ENV
+    params:
+        unit=BIAS["bias_count_unit"],
     shell:
         "mwzrepro bias --states {input.states} --version {wildcards.version}"
         " --split {wildcards.split} --count-unit {params.unit} --out {output.scores}"
@@ -156,16 +163,16 @@ rule tables_bias:
         metrics="results/metrics/bias.json",
         plot="results/plots/entity_bias_values.csv",
         image="results/plots/entity_bias_values.svg",
+    log:
+        "logs/tables-bias.log",
+    conda:
+        ENV
     params:
         split=BIAS["bias_split"],
         versions=BIAS["versions"],
         source=BIAS["plot_source"],
         slots=BIAS["plot_slots"],
         values=BIAS["plot_values"],
-    log:
-        "logs/tables-bias.log",
-    conda:
-        ENV
     shell:
         "mwzrepro tables-bias --scores-dir results/scores/bias --bias-split {params.split}"
         " --versions {params.versions} --table results/tables/entity_bias"

@@ -1,16 +1,19 @@
 """Pipeline phases of the annotation-consistency correction (spec-annotation-consistency):
 
 * ``correct`` — one (version, split): canonical tables in → ``states_corrected.parquet``,
-  ``consistency_changes.parquet`` and the corrected split in its ConvLab layout;
-* ``tables-consistency`` — Table 1 / Table 6 shapes next to the paper and the spec's expected
-  values, provenance, tolerance report, Table 3, the manual-verification sample and
+  ``consistency_changes.parquet``, the corrected split in its ConvLab layout, and the
+  split's Table 1 / Table 6 counts (``consistency_counts``);
+* ``tables-consistency`` — every counts file of a directory: Table 1 / Table 6 shapes next to
+  the paper and the spec's expected values, provenance, tolerance report, Table 3 and
   ``results/metrics/consistency.json``;
+* ``consistency-sample`` — the manual-verification sample (§9.3);
 * ``tables-consistency-dst`` — every end-to-end system's predicted states scored (JGA, FGA,
   fuzzy JGA) against the original and the corrected gold states (Table 4 analogue).
 
 List-valued parameters are given as one string with ``|`` between items (``"a|b"``; ``""`` for
-none) so that Snakemake and DVC pass identical command words; pairs as ``surface=label``.
-Tables of parameters (seed aliases, price lexicon, overrides) are TSV files with a header.
+none) so that Snakemake and DVC pass identical command words; pairs as ``surface=label``, seed
+aliases as ``alias=canonical@domain``; booleans as ``true``/``false``. The optional overrides
+file is a TSV with the header ``dialogue_id turn domain slot value``.
 """
 
 from __future__ import annotations
@@ -60,13 +63,32 @@ def read_tsv(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
         return [{c: row[c] for c in columns} for row in reader]
 
 
+def parse_seed_aliases(text: str) -> tuple[tuple[str, str, str], ...]:
+    """``"alias=canonical@domain|..."`` → ``((alias, canonical, domain), ...)`` (§5.1)."""
+    out = []
+    for item in bar_list(text):
+        alias, sep, rest = item.partition("=")
+        canonical, sep2, domain = rest.rpartition("@")
+        if not (sep and sep2 and alias and canonical and domain):
+            raise click.BadParameter(f"seed alias {item!r}: expected alias=canonical@domain")
+        out.append((alias, canonical, domain))
+    return tuple(out)
+
+
 def read_overrides(path: Path | None) -> tuple[Any, ...]:
-    """Parse an ``overrides_file`` (TSV: dialogue_id, turn, domain, slot, value)."""
+    """Parse an ``overrides_file`` (TSV with a header: dialogue_id, turn, domain, slot,
+    value; value ``none`` suppresses the detection at that turn).
+
+    Raises:
+        mwzrepro.errors.InputError: a missing file, missing columns or a bad turn.
+    """
     from mwzrepro.consistency_params import Override
     from mwzrepro.errors import InputError
 
     if path is None:
         return ()
+    if not path.is_file():
+        raise InputError(f"{path}: overrides file not found")
     out = []
     for i, r in enumerate(read_tsv(path, ("dialogue_id", "turn", "domain", "slot", "value"))):
         try:
@@ -91,8 +113,9 @@ def correction_options(func):
                      default="alternatives", show_default=True, help="§6.4."),
         click.option("--name-label", type=click.Choice(["canonical", "surface"]),
                      default="canonical", show_default=True, help="§2.3 name labels."),
-        click.option("--name-seed-aliases", type=IN_FILE, default=None,
-                     help="TSV alias/canonical/domain (§5.1); default: the spec's table."),
+        click.option("--name-seed-aliases", default=None,
+                     help="§5.1 seed aliases 'alias=canonical@domain|...'; default: the "
+                          "spec's table."),
         click.option("--name-strip-leading-the", type=b, default=True, show_default=True,
                      help="§5.1 alias without a leading 'the'."),
         click.option("--name-strip-min-tokens", type=int, default=2, show_default=True),
@@ -115,8 +138,9 @@ def correction_options(func):
                      help="§7.3 R3b: restaurant database names are cues."),
         click.option("--restaurant-cues", default="bistro|noodle|cafe|cuisine|dine in|restuarant",
                      show_default=True, help="Generic R3b cues."),
-        click.option("--price-lexicon", type=IN_FILE, default=None,
-                     help="TSV surface/label (§5.5); default: the spec's table."),
+        click.option("--price-lexicon", default=None,
+                     help="§5.5 'surface=label|...' (quote it: ' expensive' keeps its "
+                          "leading space); default: the spec's table."),
         click.option("--atype-resolve-by-db", type=b, default=True, show_default=True),
         click.option("--require-no-rejection", type=b, default=False, show_default=True),
         click.option("--rejection-cues",
@@ -124,9 +148,9 @@ def correction_options(func):
                      show_default=True),
         click.option("--train-dest-require-train-cue", type=b, default=False, show_default=True),
         click.option("--add-system-spans", type=b, default=False, show_default=True),
-        click.option("--overrides-file", type=IN_FILE, default=None,
+        click.option("--overrides-file", default="",
                      help="TSV dialogue_id/turn/domain/slot/value of forced decisions "
-                          "('none' = no addition); empty for the reference profile."),
+                          "(value 'none' = no addition); '' (the reference profile) for none."),
     ]
     return functools.reduce(lambda f, o: o(f), reversed(opts), func)
 
@@ -139,11 +163,10 @@ def params_from_options(kw: dict[str, Any]) -> Any:
         ConsistencyParams,
     )
 
-    seeds = DEFAULT_SEED_ALIASES if kw["name_seed_aliases"] is None else tuple(
-        (r["alias"], r["canonical"], r["domain"])
-        for r in read_tsv(kw["name_seed_aliases"], ("alias", "canonical", "domain")))
-    prices = DEFAULT_PRICE_LEXICON if kw["price_lexicon"] is None else tuple(
-        (r["surface"], r["label"]) for r in read_tsv(kw["price_lexicon"], ("surface", "label")))
+    seeds = DEFAULT_SEED_ALIASES if kw["name_seed_aliases"] is None else parse_seed_aliases(
+        kw["name_seed_aliases"])
+    prices = DEFAULT_PRICE_LEXICON if kw["price_lexicon"] is None else _pairs(
+        kw["price_lexicon"])
     try:
         return ConsistencyParams(
             dontcare_policy=kw["dontcare_policy"],
@@ -174,7 +197,8 @@ def params_from_options(kw: dict[str, Any]) -> Any:
             rejection_cues=bar_list(kw["rejection_cues"]),
             train_dest_require_train_cue=kw["train_dest_require_train_cue"],
             add_system_spans=kw["add_system_spans"],
-            overrides=read_overrides(kw["overrides_file"]),
+            overrides=read_overrides(Path(kw["overrides_file"]) if kw["overrides_file"]
+                                     else None),
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
@@ -217,11 +241,16 @@ def correction_signature(version: str, split: str, params: Any) -> str:
               help="consistency_changes.parquet (change log) to write.")
 @click.option("--export", "export_path", type=PATH, required=True,
               help="Corrected split in the source layout (<split>.json.zip) to write.")
+@click.option("--counts", type=PATH, required=True,
+              help="consistency_counts Parquet (Table 1 / Table 6 counts, §8) to write.")
+@click.option("--units", type=PATH, required=True,
+              help="consistency_units Parquet (per-turn context, the verification unit).")
 @log_option
 def correct(dialogues: Path, turns: Path, states: Path, raw: Path, db_dir: Path, ontology: Path,
-            version: str, split: str, out: Path, changes: Path, export_path: Path,
-            log_file: Path | None, **kw: Any) -> None:
+            version: str, split: str, out: Path, changes: Path, export_path: Path, counts: Path,
+            units: Path, log_file: Path | None, **kw: Any) -> None:
     """Annotation-consistency correction of one (version, split) (Qian et al. 2021)."""
+    from mwzrepro.consistency_counts import count_changes, turn_units
     from mwzrepro.consistency_export import export_convlab
     from mwzrepro.consistency_lexicons import build_inventories, load_databases, load_ontology
     from mwzrepro.correct import correct_split
@@ -247,6 +276,10 @@ def correct(dialogues: Path, turns: Path, states: Path, raw: Path, db_dir: Path,
     }
     write_table(result.states, out, "states_corrected", meta)
     write_table(result.changes, changes, "consistency_changes", meta)
+    write_table(count_changes(tables["states"], result.states, result.changes), counts,
+                "consistency_counts", meta)
+    write_table(turn_units(tables["turns"], tables["states"], result.states), units,
+                "consistency_units", meta)
     added = result.states[result.states["origin"] != "original"]
     log.info("correct %s/%s: %d dialogues, %d user turns; %d detections; %d added slot-turns in "
              "%d dialogues; export %s (%d values)", version, split,
@@ -259,37 +292,24 @@ def correct(dialogues: Path, turns: Path, states: Path, raw: Path, db_dir: Path,
 
 # ---------------------------------------------------------------------------------- tables
 @click.command("tables-consistency")
-@click.option("--dataset", "datasets", type=IN_DIR, multiple=True, required=True,
-              help="data/interim/<version>/<split> holding states, turns, states_corrected and "
-                   "consistency_changes Parquet files (repeat per dataset).")
+@click.option("--scores-dir", type=IN_DIR, required=True,
+              help="Directory of <version>/<split>.parquet consistency_counts files (from "
+                   "`correct --counts`; <split>.units.parquet files are skipped).")
 @click.option("--published", type=IN_FILE, required=True,
               help="workflow/resources/published/qian2021.yaml.")
-@click.option("--verification-seed", type=int, default=0, show_default=True)
-@click.option("--verification-modified", type=int, default=100, show_default=True)
-@click.option("--verification-unmodified", type=int, default=100, show_default=True)
-@click.option("--verification-unit", type=click.Choice(["turn", "dialogue"]), default="turn",
-              show_default=True)
-@click.option("--verification-with-replacement", type=click.BOOL, default=False,
-              show_default=True)
-@click.option("--verification-splits", default="train|val", show_default=True,
-              help="Splits the sample is drawn from (a|b); missing splits are reported.")
-@click.option("--verification-version", default="mwz21", show_default=True,
-              help="Dataset version the sample is drawn from.")
+@click.option("--reference-version", default="mwz21", show_default=True,
+              help="Version compared with the spec's expected values (§9.4).")
 @click.option("--tables-dir", type=PATH, required=True,
-              help="Directory for consistency_table1/table6/provenance/reference/table3 "
-                   "(.md/.csv/.tex) and consistency_verification_sample.csv.")
+              help="Directory for consistency_table1, _table6, _provenance, _reference and "
+                   "_table3 (.md/.csv/.tex).")
 @click.option("--metrics", type=PATH, required=True, help="consistency.json to write.")
 @log_option
-def tables_consistency(datasets: tuple[Path, ...], published: Path, verification_seed: int,
-                       verification_modified: int, verification_unmodified: int,
-                       verification_unit: str, verification_with_replacement: bool,
-                       verification_splits: str, verification_version: str, tables_dir: Path,
-                       metrics: Path, log_file: Path | None) -> None:
-    """Counts tables (Table 1, Table 6), provenance, tolerance report, Table 3 and the
-    verification sample of the annotation-consistency correction."""
+def tables_consistency(scores_dir: Path, published: Path, reference_version: str,
+                       tables_dir: Path, metrics: Path, log_file: Path | None) -> None:
+    """Counts tables (Table 1, Table 6), provenance, tolerance report and Table 3 of the
+    annotation-consistency correction, and results/metrics/consistency.json."""
     import yaml
 
-    from mwzrepro.consistency_counts import count_changes, draw_verification_sample
     from mwzrepro.consistency_report import (
         counts_table,
         provenance_table,
@@ -297,26 +317,27 @@ def tables_consistency(datasets: tuple[Path, ...], published: Path, verification
         table3_frame,
         version_label,
     )
-    from mwzrepro.io import dumps_json, read_metadata, read_table, write_json, write_text
+    from mwzrepro.errors import InputError
+    from mwzrepro.io import dumps_json, read_metadata, read_table, write_json
     from mwzrepro.tables import render_table
 
     log = setup_logging(log_file)
     pub = yaml.safe_load(published.read_text(encoding="utf-8"))
-    counts, metas, frames = {}, {}, {}
-    for d in datasets:
-        meta = read_metadata(d / "states_corrected.parquet")
-        key = (meta["version"], meta["split"])
-        tabs = {
-            "states": read_table(d / "states.parquet", "states"),
-            "turns": read_table(d / "turns.parquet", "turns"),
-            "states_corrected": read_table(d / "states_corrected.parquet", "states_corrected"),
-            "changes": read_table(d / "consistency_changes.parquet", "consistency_changes"),
-        }
-        counts[key] = count_changes(tabs["states"], tabs["states_corrected"], tabs["changes"])
+    counts, metas = {}, {}
+    for path in sorted(Path(scores_dir).glob("*/*.parquet")):
+        if path.name.endswith(".units.parquet"):
+            continue
+        meta = read_metadata(path)
+        key = (meta.get("version"), meta.get("split"))
+        if key != (path.parent.name, path.stem):
+            raise InputError(f"{path}: metadata names {key}, expected the file's "
+                             f"<version>/<split> ({path.parent.name}, {path.stem})")
+        counts[key] = read_table(path, "consistency_counts").sort_values("row")
         metas[key] = meta
-        frames[key] = tabs
+    if not counts:
+        raise InputError(f"{scores_dir}: no <version>/<split>.parquet counts files")
     signatures = sorted({m["signature"] for m in metas.values()})
-    profiles = sorted({str(m["profile"]) for m in metas.values()})
+    profiles = sorted({dumps_json(m["profile"], indent=None) for m in metas.values()})
     notes = [
         "Cells: count (percent of the domain's dialogues/turns whose corrected state has a "
         "slot of that domain; total: any slot). Measured columns: rule output of "
@@ -325,8 +346,8 @@ def tables_consistency(datasets: tuple[Path, ...], published: Path, verification
         "paper (2.2): Qian et al. 2021, computed by the authors' scripts on MultiWOZ 2.2 in "
         "the 2.1 layout (test column with 13 hard-coded test turns).",
         "The training split is not in the data mirror: its column holds the paper's numbers "
-        "only.",
-        "Profiles: " + "; ".join(profiles),
+        "only. The ConvLab-2 validation split has 999 dialogues.",
+        "Profiles (settings differing from the reference profile): " + "; ".join(profiles),
     ] + [f"signature: {s}" for s in signatures]
     tables_dir = Path(tables_dir)
     render_table(counts_table(counts, pub, "dialogues"), tables_dir / "consistency_table1",
@@ -338,28 +359,20 @@ def tables_consistency(datasets: tuple[Path, ...], published: Path, verification
     render_table(provenance_table(counts), tables_dir / "consistency_provenance",
                  "Detections per slot by side (user / system), the paper's Figure 4",
                  decimals=1, notes=[f"signature: {s}" for s in signatures])
-    ref = reference_table(counts, pub)
+    ref = reference_table(counts, pub, reference_version)
     render_table(ref, tables_dir / "consistency_reference",
-                 "MultiWOZ 2.1 counts against the spec's expected values (§9.4, tolerance "
-                 "±3 or ±3 %, totals ±1 point) and the paper's Table 1 (±20 % or ±6; domain "
-                 "totals ±4, total ±2 points)", notes=[f"signature: {s}" for s in signatures])
+                 f"{version_label(reference_version)} counts against the spec's expected "
+                 "values (§9.4; acceptance §12.7: dialogues ±3 or ±3 %, totals ±1 point) and "
+                 "the paper's Table 1 (§12.8: ±20 % or ±6; domain totals ±4, total ±2 points)",
+                 notes=["turns/detections within: the same ±3 / ±3 % band applied to turns "
+                        "and detections (informative)."]
+                 + [f"signature: {s}" for s in signatures])
     render_table(table3_frame(pub), tables_dir / "consistency_table3",
                  "Manual verification (paper Table 3): statistics recomputed from the confusion "
                  "matrix", decimals=3,
                  notes=["The paper's stated recall/precision/F1 (0.970/0.961/0.974) are "
                         "inconsistent: F1 cannot exceed both (spec §9.3)."])
-    wanted = bar_list(verification_splits)
-    have = {s: frames[(v, s)] for v, s in frames if v == verification_version and s in wanted}
-    missing = [s for s in wanted if s not in have]
-    sample = None
-    if have:
-        sample = draw_verification_sample(
-            {s: {"turns": t["turns"], "states": t["states"],
-                 "states_corrected": t["states_corrected"]} for s, t in have.items()},
-            verification_seed, verification_modified, verification_unmodified,
-            verification_unit, verification_with_replacement)
-        write_text(sample.to_csv(index=False, lineterminator="\n"),
-                   tables_dir / "consistency_verification_sample.csv")
+    has_ref = not ref.empty
     record = {
         "signatures": signatures,
         "datasets": {
@@ -368,31 +381,75 @@ def tables_consistency(datasets: tuple[Path, ...], published: Path, verification
                 "signature": metas[(v, s)]["signature"],
                 "profile": metas[(v, s)]["profile"],
                 "coverage": metas[(v, s)]["coverage"],
-                "counts": _records(counts[(v, s)]),
+                "counts": _records(counts[(v, s)].drop(columns=["row"])),
             } for v, s in sorted(counts)
         },
         "reference_check": {
+            "version": reference_version,
             "cells": int(len(ref)),
-            "outside_spec": _records(ref[ref["within spec"] == "no"]),
+            "outside_spec": _records(ref[ref["within spec"] == "no"]) if has_ref else [],
             "turns_or_detections_outside_band": _records(
-                ref[ref["turns/detections within"] == "no"]),
-            "outside_paper": _records(ref[ref["within paper"] == "no"]),
-        },
-        "verification_sample": {
-            "seed": verification_seed, "unit": verification_unit,
-            "with_replacement": verification_with_replacement,
-            "splits_used": sorted(have), "splits_missing": missing,
-            "modified": 0 if sample is None else int(sample["modified"].sum()),
-            "unmodified": 0 if sample is None else int((~sample["modified"]).sum()),
+                ref[ref["turns/detections within"] == "no"]) if has_ref else [],
+            "outside_paper": _records(ref[ref["within paper"] == "no"]) if has_ref else [],
         },
     }
     write_json(record, metrics)
+    chk = record["reference_check"]
     log.info("tables-consistency: %d datasets; %d reference cells, %d outside the spec "
-             "tolerance, %d outside the paper tolerance; verification splits missing: %s",
-             len(counts), len(ref), len(record["reference_check"]["outside_spec"]),
-             len(record["reference_check"]["outside_paper"]), missing or "none")
-    for row in record["reference_check"]["outside_spec"]:
+             "tolerance, %d outside the paper tolerance", len(counts), chk["cells"],
+             len(chk["outside_spec"]), len(chk["outside_paper"]))
+    for row in chk["outside_spec"]:
         log.warning("outside spec tolerance: %s", dumps_json(row, indent=None))
+
+
+@click.command("consistency-sample")
+@click.option("--scores-dir", type=IN_DIR, required=True,
+              help="Directory of <version>/<split>.units.parquet files (`correct --units`).")
+@click.option("--verification-version", default="mwz21", show_default=True,
+              help="Dataset version the sample is drawn from.")
+@click.option("--verification-splits", default="train|val", show_default=True,
+              help="Splits drawn from together (a|b); splits without corrected data are "
+                   "reported and skipped.")
+@click.option("--verification-seed", type=int, default=0, show_default=True)
+@click.option("--verification-modified", type=int, default=100, show_default=True)
+@click.option("--verification-unmodified", type=int, default=100, show_default=True)
+@click.option("--verification-unit", type=click.Choice(["turn", "dialogue"]), default="turn",
+              show_default=True)
+@click.option("--verification-with-replacement", type=click.BOOL, default=False,
+              show_default=True)
+@click.option("--out", type=PATH, required=True,
+              help="CSV of the sampled units with an empty judgement column.")
+@log_option
+def consistency_sample(scores_dir: Path, verification_version: str, verification_splits: str,
+                       verification_seed: int, verification_modified: int,
+                       verification_unmodified: int, verification_unit: str,
+                       verification_with_replacement: bool, out: Path,
+                       log_file: Path | None) -> None:
+    """Draw the manual-verification sample of spec-annotation-consistency §9.3 (Table 3)."""
+    from mwzrepro.consistency_counts import draw_verification_sample
+    from mwzrepro.errors import InputError
+    from mwzrepro.io import read_table, write_text
+
+    log = setup_logging(log_file)
+    wanted = bar_list(verification_splits)
+    have, missing = {}, []
+    for split in wanted:
+        path = Path(scores_dir) / verification_version / f"{split}.units.parquet"
+        if path.is_file():
+            have[split] = read_table(path, "consistency_units")
+        else:
+            missing.append(split)
+    if not have:
+        raise InputError(f"{scores_dir}/{verification_version}: none of the splits "
+                         f"{list(wanted)} has a corrected units file")
+    sample = draw_verification_sample(have, verification_seed, verification_modified,
+                                      verification_unmodified, verification_unit,
+                                      verification_with_replacement)
+    write_text(sample.to_csv(index=False, lineterminator="\n"), out)
+    log.info("consistency-sample: %d modified and %d unmodified %ss from %s (seed %d); "
+             "splits without data: %s", int(sample["modified"].sum()),
+             int((~sample["modified"]).sum()), verification_unit, sorted(have),
+             verification_seed, missing or "none")
 
 
 def _records(df: Any) -> list[dict[str, Any]]:
@@ -413,18 +470,20 @@ def _records(df: Any) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------------------ DST effect
 @click.command("tables-consistency-dst")
-@click.option("--predictions", "prediction_files", type=IN_FILE, multiple=True, required=True,
-              help="<system>.parquet predictions tables (repeat per system).")
+@click.option("--predictions-dir", type=IN_DIR, required=True,
+              help="Directory of <system>.parquet predictions tables (coverage files are "
+                   "skipped).")
 @click.option("--states", type=IN_FILE, required=True, help="Original gold states.parquet.")
 @click.option("--corrected", type=IN_FILE, required=True,
               help="states_corrected.parquet of the same version and split.")
 @click.option("--dialogues", type=IN_FILE, required=True, help="dialogues.parquet.")
 @click.option("--version", "version", required=True, help="Gold dataset version, e.g. mwz21.")
 @click.option("--lambdas", default="0.5", show_default=True,
-              help="FGA λ values (a|b); the table shows the first.")
+              help="FGA λ values, comma-separated; the table shows the first.")
 @click.option("--fuzzy-threshold", default="0.9", show_default=True,
               help="θ of fuzzy JGA (normalised Levenshtein, inclusive).")
-@click.option("--excluded-dialogues", default="", help="Dialogue ids left out (a|b).")
+@click.option("--excluded-dialogues", default="",
+              help="Dialogue ids left out, comma-separated ('' for none).")
 @click.option("--missing", type=click.Choice(["error", "skip"]), default="skip",
               show_default=True, help="Gold dialogues/turns without predictions.")
 @click.option("--corrected-alternatives", type=click.BOOL, default=True, show_default=True,
@@ -433,7 +492,7 @@ def _records(df: Any) -> list[dict[str, Any]]:
 @click.option("--table", type=PATH, required=True, help="Table stem to write.")
 @click.option("--metrics", type=PATH, required=True, help="JSON to write.")
 @log_option
-def tables_consistency_dst(prediction_files: tuple[Path, ...], states: Path, corrected: Path,
+def tables_consistency_dst(predictions_dir: Path, states: Path, corrected: Path,
                            dialogues: Path, version: str, lambdas: str, fuzzy_threshold: str,
                            excluded_dialogues: str, missing: str, corrected_alternatives: bool,
                            published: Path, table: Path, metrics: Path,
@@ -451,12 +510,16 @@ def tables_consistency_dst(prediction_files: tuple[Path, ...], states: Path, cor
 
     log = setup_logging(log_file)
     try:
-        lams = [float(x) for x in bar_list(lambdas)]
+        lams = [float(x) for x in lambdas.replace(",", " ").split()]
     except ValueError as exc:
         raise click.BadParameter(f"--lambdas: {exc}") from None
     if not lams:
         raise click.BadParameter("--lambdas: give at least one value")
-    excluded = bar_list(excluded_dialogues)
+    excluded = tuple(x for x in excluded_dialogues.replace(",", " ").split() if x)
+    prediction_files = [p for p in Path(predictions_dir).glob("*.parquet")
+                        if not p.name.endswith(".coverage.parquet")]
+    if not prediction_files:
+        raise InputError(f"{predictions_dir}: no <system>.parquet prediction files")
     cmeta = read_metadata(corrected)
     golds = gold_views(read_table(states, "states"), read_table(corrected, "states_corrected"),
                        read_table(dialogues, "dialogues"), corrected_alternatives, str(states))
@@ -511,4 +574,4 @@ def tables_consistency_dst(prediction_files: tuple[Path, ...], states: Path, cor
              len(no_states))
 
 
-COMMANDS = [correct, tables_consistency, tables_consistency_dst]
+COMMANDS = [correct, tables_consistency, consistency_sample, tables_consistency_dst]

@@ -6,9 +6,10 @@ DVC records and shares"; background-snakemake-dvc-ecosystem §1.3 pitfall 4).
   without rewriting workspace files, so their times stay as Snakemake left them), then check
   ``dvc status`` is clean.
 * ``mwzrepro sync`` — after ``dvc pull`` (or with ``--pull``): check ``dvc status`` is clean,
-  ``snakemake --touch -c1`` (``dvc pull`` leaves file times in no useful order; touching
-  marks the pulled outputs up to date and records Snakemake's metadata), then check
-  ``snakemake -n`` plans nothing.
+  ``snakemake --touch --forceall -c1`` (``dvc pull`` leaves file times in no useful order;
+  touching every output in DAG order marks them up to date and records Snakemake's metadata
+  for every job, so its params trigger works afterwards; without ``--forceall`` only the jobs
+  that looked outdated get metadata), then check ``snakemake -n`` plans nothing.
 
 Both only run the ``snakemake`` and ``dvc`` executables (never import them), in ``--workdir``.
 Any failed check is one error line naming the command and what it reported.
@@ -131,7 +132,8 @@ def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...])
     """After `dvc pull`: make Snakemake accept the pulled outputs as up to date.
 
     Checks `dvc status` is clean (everything pulled, nothing edited), runs
-    `snakemake --touch -c1`, then checks `snakemake -n` plans nothing. Recomputes nothing.
+    `snakemake --touch --forceall -c1`, then checks `snakemake -n` plans nothing. Recomputes
+    nothing.
     STAGE: final stages without foreach (e.g. tables-bleu) to sync with everything they
     depend on (default: the whole pipeline).
     """
@@ -144,7 +146,7 @@ def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...])
         raise WorkflowError(f"`dvc status` is not clean in {workdir} ({_summary(changes)}): "
                             "run `dvc pull` (or `dvc checkout`) first, or `dvc repro` if you "
                             "changed code or params")
-    _run(["snakemake", "--touch", "--cores", "1", *sm_targets], workdir)
+    _run(["snakemake", "--touch", "--forceall", "--cores", "1", *sm_targets], workdir)
     pending = snakemake_plan(workdir, tuple(sm_targets))
     if pending:
         raise WorkflowError(f"`snakemake -n` still plans {pending} jobs after "

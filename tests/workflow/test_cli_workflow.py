@@ -1,0 +1,123 @@
+"""`mwzrepro record` / `mwzrepro sync` against stand-in `snakemake` and `dvc` executables that
+log their arguments and print canned answers: the command sequences, and one clear error per
+failed check. (The real runners are exercised in test_reproducibility.py.)"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+from click.testing import CliRunner
+
+from mwzrepro.cli import cli
+
+NOTHING = "Nothing to be done (all requested files are present and up to date)."
+PENDING = "Job stats:\njob      count\n-----  -------\nscore_bleu    3\ntotal    3\n"
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """Stand-ins on PATH; ``fake(snakemake_n=..., dvc_status=...)`` sets their answers.
+    Returns a function giving the logged calls."""
+    bindir, log = tmp_path / "bin", tmp_path / "calls.log"
+    bindir.mkdir()
+    answers = tmp_path / "answers"
+    answers.mkdir()
+
+    def script(name: str) -> str:
+        return f"""#!/bin/sh
+echo "{name} $*" >> {log}
+case "{name} $*" in
+  "snakemake --dry-run"*) cat {answers}/snakemake_n ;;
+  "dvc status --json"*) cat {answers}/dvc_status ;;
+esac
+exit 0
+"""
+
+    for name in ("snakemake", "dvc"):
+        path = bindir / name
+        path.write_text(script(name))
+        path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+
+    def configure(snakemake_n: str = NOTHING, dvc_status: str = "{}"):
+        (answers / "snakemake_n").write_text(snakemake_n)
+        (answers / "dvc_status").write_text(dvc_status)
+        return lambda: log.read_text().splitlines() if log.exists() else []
+
+    return configure
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_record_sequence(fake):
+    calls = fake()
+    result = invoke("record")
+    assert result.exit_code == 0, result.output
+    assert calls() == ["snakemake --dry-run", "dvc commit --force --no-relink",
+                       "dvc status --json"]
+
+
+def test_record_stages_map_to_rules(fake):
+    calls = fake()
+    assert invoke("record", "tables-bleu", "tables-standard").exit_code == 0
+    assert calls() == [
+        "snakemake --dry-run tables_bleu tables_standard",
+        "dvc commit --force --no-relink tables-bleu tables-standard --with-deps",
+        "dvc status --json tables-bleu tables-standard --with-deps",
+    ]
+
+
+def test_record_refuses_pending_jobs(fake):
+    calls = fake(snakemake_n=PENDING)
+    result = invoke("record")
+    assert result.exit_code == 1
+    assert "still plans 3 jobs" in result.output
+    assert not any(c.startswith("dvc commit") for c in calls())
+
+
+def test_record_reports_unclean_status(fake):
+    fake(dvc_status='{"score-bleu@mwz21-ubar": ["changed outs"]}')
+    result = invoke("record")
+    assert result.exit_code == 1
+    assert "not clean" in result.output and "score-bleu@mwz21-ubar" in result.output
+
+
+def test_record_rejects_foreach_stage(fake):
+    fake()
+    result = invoke("record", "score-bleu@mwz21-ubar")
+    assert result.exit_code == 1 and "without a foreach key" in result.output
+
+
+def test_sync_sequence(fake):
+    calls = fake()
+    result = invoke("sync", "--pull", "tables-bleu")
+    assert result.exit_code == 0, result.output
+    assert calls() == [
+        "dvc pull tables-bleu --with-deps",
+        "dvc status --json tables-bleu --with-deps",
+        "snakemake --touch --forceall --cores 1 tables_bleu",
+        "snakemake --dry-run tables_bleu",
+    ]
+
+
+def test_sync_refuses_unclean_status(fake):
+    calls = fake(dvc_status='{"tables-bleu": [{"changed outs": {"x": "deleted"}}]}')
+    result = invoke("sync")
+    assert result.exit_code == 1 and "run `dvc pull`" in result.output
+    assert not any(c.startswith("snakemake --touch") for c in calls())
+
+
+def test_sync_reports_leftover_jobs(fake):
+    fake(snakemake_n=PENDING)
+    result = invoke("sync")
+    assert result.exit_code == 1 and "still plans 3 jobs after" in result.output
+
+
+def test_missing_executable(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    result = invoke("sync")
+    assert result.exit_code == 1 and "`dvc` not found on PATH" in result.output
