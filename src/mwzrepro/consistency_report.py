@@ -113,8 +113,11 @@ def provenance_table(counts: Mapping[tuple[str, str], pd.DataFrame]) -> pd.DataF
             rows.append({"version": version_label(version), "split": split, "domain": r.domain,
                          "slot": r.slot, "detections": int(r.detections),
                          "user": int(r.user_detections), "system": int(r.system_detections),
-                         "user share %": r.user_share_pct})
-    return pd.DataFrame(rows)
+                         "user share %": float(r.user_share_pct)})
+    df = pd.DataFrame(rows)
+    if len(df):
+        df["user share %"] = df["user share %"].astype("float64")
+    return df
 
 
 def reference_table(

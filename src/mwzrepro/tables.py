@@ -84,7 +84,7 @@ def render_table(
 
     csv = df.copy()
     csv.columns = cols
-    write_text(csv.to_csv(index=False, lineterminator="\n", float_format=repr), stem.with_suffix(".csv"))
+    write_text(csv.to_csv(index=False, lineterminator="\n", float_format=lambda x: repr(float(x))), stem.with_suffix(".csv"))
 
     tex = [r"\begin{table}[t]", r"\centering", r"\small",
            r"\begin{tabular}{l" + "r" * (len(cols) - 1) + "}", r"\toprule",
