@@ -136,7 +136,7 @@ def fetch(source: Source, dest: str | os.PathLike[str], mirror: str | os.PathLik
     """Fetch ``source`` into ``dest``, verified, atomically.
 
     Args:
-        source: the registry entry.
+        source: the registry entry; a ``file:<relative path>`` URL names a local file.
         dest: the output file (its directory is created).
         mirror: a mirror directory; if given, the file is copied from there and the network is
             never used.
@@ -152,7 +152,17 @@ def fetch(source: Source, dest: str | os.PathLike[str], mirror: str | os.PathLik
     """
     from mwzrepro.io import atomic_path
 
-    if mirror:
+    if source.url.startswith("file:"):
+        # A local file registered by the user (``mwzrepro add-system``); the mirror does not
+        # apply. The path is relative to the working directory (the repository root).
+        origin = source.url[len("file:"):]
+        try:
+            data = Path(origin).read_bytes()
+        except OSError as exc:
+            raise DownloadError(
+                f"{dest}: cannot read {origin} ({exc.strerror}); expected git blob {source.sha1}"
+            ) from None
+    elif mirror:
         origin = str(mirror_path(mirror, source.url))
         try:
             data = Path(origin).read_bytes()

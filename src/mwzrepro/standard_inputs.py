@@ -158,6 +158,7 @@ def prepare_predictions(
     if domain_source == "provided" and not all_domains:
         raise InputError(f"{label}'provided' active domains requested, but some turns have none")
     grouped: dict[str, dict[str, list[Any]]] = {}
+    normalized: dict[str, dict[str, Any]] = {}  # consecutive turns often repeat a state
     for did, turn, raw, norm, sj, doms in zip(
         p["dialogue_id"], p["turn"], p["response"], p["response_norm"], p["state_json"],
         p["active_domains"],
@@ -170,10 +171,13 @@ def prepare_predictions(
         d["responses"].append(norm)
         d["raw_responses"].append(raw)
         if all_states:
-            try:
-                d["states"].append(normalize_state(json.loads(sj)))
-            except (InputError, json.JSONDecodeError) as err:
-                raise InputError(f"{label}dialogue {did}, turn {turn}: state: {err}") from None
+            if sj not in normalized:
+                try:
+                    normalized[sj] = normalize_state(json.loads(sj))
+                except (InputError, json.JSONDecodeError) as err:
+                    raise InputError(f"{label}dialogue {did}, turn {turn}: state: {err}") \
+                        from None
+            d["states"].append(normalized[sj])  # shared, read-only downstream
         d["active_domains"].append(None if doms is None else list(doms))
     out: dict[str, dict[str, list[Any]]] = {}
     for did in dialogue_order(list(grouped), order):

@@ -21,7 +21,8 @@ def invoke(*args: str) -> None:
 
 def sgd_pools(tmp: Path) -> Path:
     invoke("sgd-pools",
-           *[x for s in ("train", "dev", "test") for x in ("--schema", FIX / f"sgd/{s}/schema.json")],
+           *[x for s in ("train", "dev", "test")
+             for x in ("--schema", FIX / f"sgd/{s}/schema.json")],
            "--dialogues", FIX / "sgd/train/dialogues_001.json",
            "--dialogues", FIX / "sgd/test/dialogues_001.json",
            "--out", tmp / "sgd_pool.parquet", "--report", tmp / "sgd_pools.json")

@@ -135,7 +135,6 @@ rule score_success_oracle:
 rule score_richness:
     input:
         predictions="data/interim/predictions/{system}.parquet",
-        order="data/raw/mwzeval/predictions/{system}.json",
         code=code(*RICHNESS_CODE),
     output:
         "results/scores/richness/{system}.parquet",
@@ -148,7 +147,7 @@ rule score_richness:
     params:
         window=STANDARD["msttr_window"],
     shell:
-        "mwzrepro score-richness --predictions {input.predictions} --order-from {input.order}"
+        "mwzrepro score-richness --predictions {input.predictions}"
         " --system {wildcards.system} --window {params.window} --out {output} --log {log}"
 
 

@@ -151,11 +151,51 @@ def predictions(input_file: Path, registry: Path | None, turns: Path, out: Path,
     preds, cov = parse_predictions(data, expected_turns(read_table(turns, "turns")),
                                    str(input_file.name), unknown_placeholders=unknown)
     meta = {"input": input_file.name, "unknown_placeholders": dict(sorted(unknown.items()))}
-    write_table(preds, out, "predictions", meta)
+    # Rows are stored sorted; the file's dialogue order (MSTTR depends on it, spec §12.2) is
+    # kept in the metadata.
+    order = list(dict.fromkeys(preds["dialogue_id"]))
+    write_table(preds, out, "predictions", {**meta, "dialogue_order": order})
     write_table(cov, coverage, "coverage", meta)
     covered = int((cov["predicted_turns"] > 0).sum())
     log.info("predictions %s: %d turns, %d/%d dialogues, unknown placeholders %s",
              input_file.name, len(preds), covered, len(cov), dict(unknown))
 
 
-COMMANDS = [download, ingest, redelex, predictions]
+@click.command("add-system")
+@click.argument("prediction_file", type=IN_FILE)
+@click.option("--name", required=True, help="System name (lowercase, e.g. mysystem).")
+@click.option("--sources", "registry", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=Path("workflow/resources/sources.yaml"), show_default=True,
+              help="Sources registry to add the file to.")
+def add_system(prediction_file: Path, name: str, registry: Path) -> None:
+    """Register your own prediction file so that every table includes it.
+
+    Adds an entry ``mwzeval-predictions-NAME`` (``url: file:<path>``, its git blob SHA-1) to the
+    ``sources:`` section of the registry; then add NAME to ``systems`` in params.yaml and run
+    the pipeline. The file is verified like every upstream file, so editing it later makes the
+    pipeline stop until you register it again.
+    """
+    import re
+
+    from mwzrepro.errors import InputError
+    from mwzrepro.sources import git_blob_sha1, load_registry
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", name):
+        raise InputError(f"system name {name!r}: use lowercase letters, digits, '_', '.', '-'")
+    sid = f"mwzeval-predictions-{name}"
+    if sid in load_registry(registry):
+        raise InputError(f"{registry}: {sid} is already registered; remove it first")
+    rel = Path(prediction_file).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    entry = (
+        f"  {sid}:\n    path: mwzeval/predictions/{name}.json\n    url: file:{rel}\n"
+        f"    sha1: {git_blob_sha1(prediction_file.read_bytes())}\n    role: prediction\n"
+    )
+    text = registry.read_text(encoding="utf-8")
+    marker = "\nextra:\n"
+    if marker not in text:
+        raise InputError(f"{registry}: no 'extra:' section to insert before")
+    registry.write_text(text.replace(marker, "\n" + entry + marker[1:], 1), encoding="utf-8")
+    click.echo(f"registered {sid} ({rel}); now add '{name}' to `systems` in params.yaml")
+
+
+COMMANDS = [download, ingest, redelex, predictions, add_system]

@@ -8,8 +8,9 @@
   one version, standard and optimistic settings, plus the §13 state metrics when the system's
   own states are used.
 * ``score-richness``: lexical richness (§12) of one system or of a version's references.
-* ``tables-standard``: the paper's Table 5 (Inform/Success, ours and published) and Table 6
-  (richness) shapes per version, and ``results/metrics/standard.json``.
+* ``tables-standard``: the paper's Table 5 (Inform/Success, ours and published, a block of rows
+  per version) and Table 6 (richness, a reference-corpus column per version) shapes, the §13
+  state-metrics table, and ``results/metrics/standard.json``.
 * ``score``: everything above plus BLEU for one prediction file, printed with signatures.
 """
 
@@ -103,6 +104,7 @@ def _load_resources(eval_goals: Path, booked_domains: Path, gold_states: Path,
 
 
 def _lists(table) -> dict[str, list[list[str]]]:
+    """``{dialogue_id: [domains per turn]}`` of a booked_domains or turn_domains table."""
     from mwzrepro.booked import booked_domains_to_dict
 
     return booked_domains_to_dict(table)
@@ -258,21 +260,20 @@ def score_success(predictions: Path | None, references: Path | None, coverage: P
 @click.option("--predictions", type=IN_FILE, default=None, help="predictions.parquet")
 @click.option("--references", type=IN_FILE, default=None,
               help="references.parquet: richness of the reference corpus.")
-@click.option("--order-from", type=IN_FILE, default=None,
-              help="The raw prediction JSON whose key order is the dialogue order (MSTTR "
-                   "depends on it, spec §12.2); default: sorted dialogue ids.")
 @click.option("--system", required=True, help="System name ('reference' for --references).")
 @click.option("--version", "version", default="",
               help="Dataset version (for --references).")
 @click.option("--window", type=int, default=50, show_default=True, help="MSTTR window.")
 @click.option("--out", type=PATH, required=True, help="scores Parquet to write.")
 @log_option
-def score_richness(predictions: Path | None, references: Path | None, order_from: Path | None,
-                   system: str, version: str, window: int, out: Path,
+def score_richness(predictions: Path | None, references: Path | None, system: str, version: str, window: int, out: Path,
                    log_file: Path | None) -> None:
     """Lexical richness (spec §12) of one system's normalized responses or of a version's
-    normalized references."""
-    from mwzrepro.io import read_table, write_table
+    normalized references.
+
+    Dialogues are taken in the prediction file's order (kept by the ``predictions`` phase in
+    the Parquet metadata; MSTTR depends on it), references in sorted id order."""
+    from mwzrepro.io import read_metadata, read_table, write_table
     from mwzrepro.standard_inputs import dialogue_order
     from mwzrepro.standard_scores import richness_scores
 
@@ -288,8 +289,8 @@ def score_richness(predictions: Path | None, references: Path | None, order_from
         df = read_table(references, "references")
         col = "reference"
     order = None
-    if order_from is not None:
-        order = [_canonical_id(k) for k in _json_keys(order_from)]
+    if predictions is not None:
+        order = read_metadata(predictions).get("dialogue_order")
     ids = dialogue_order(sorted(df["dialogue_id"].unique()), order)
     rank = {d: i for i, d in enumerate(ids)}
     df = df.assign(_rank=df["dialogue_id"].map(rank)).sort_values(["_rank", "turn"],
@@ -302,23 +303,6 @@ def score_richness(predictions: Path | None, references: Path | None, order_from
     log.info("richness %s: avg len %.2f, CBE %.2f, %d words, %d trigrams", system,
              vals["avg_lengths"], vals["cond_entropy"], vals["num_unigrams"],
              vals["num_trigrams"])
-
-
-def _canonical_id(raw: str) -> str:
-    did = str(raw).lower()
-    return did[:-5] if did.endswith(".json") else did
-
-
-def _json_keys(path: Path) -> list[str]:
-    from mwzrepro.errors import InputError
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: top level must be an object {{dialogue id: [turns]}}")
-    return list(data)
 
 
 # --- tables-standard -------------------------------------------------------------------------

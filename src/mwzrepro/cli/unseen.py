@@ -69,7 +69,8 @@ def _signature(metric: str, **fields: Any) -> str:
               show_default=True, help="Add SGD station-name slots to CITY (§3): true/false.")
 @click.option("--max-tokens", type=int, default=6, show_default=True,
               help="Drop keys with more whitespace tokens (§4.2).")
-@click.option("--city-nicknames", default=",".join(DEFAULT_CITY_NICKNAMES), show_default=True, help="CITY keys dropped as nicknames (§4.2), comma-separated.")
+@click.option("--city-nicknames", default=",".join(DEFAULT_CITY_NICKNAMES), show_default=True,
+              help="CITY keys dropped as nicknames (§4.2), comma-separated.")
 @click.option("--food-pool-exclude", default=",".join(DEFAULT_FOOD_POOL_EXCLUDE),
               show_default=True, help="FOOD keys dropped (§4.2), comma-separated.")
 @click.option("--sources", "registry", type=IN_FILE, default=None,
@@ -332,9 +333,10 @@ def bias(states: Path, version: str, split: str, count_unit: str, out: Path, out
 @click.option("--plot-values", type=int, default=10, show_default=True,
               help="Values shown per slot (the rest summed as 'other').")
 @log_option
-def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], bias_split: str, versions: str, table: Path,
-                metrics: Path, plot: Path, plot_image: Path, plot_source: str, plot_slots: int,
-                plot_values: int, log_file: Path | None) -> None:
+def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], bias_split: str,
+                versions: str, table: Path, metrics: Path, plot: Path, plot_image: Path,
+                plot_source: str, plot_slots: int, plot_values: int, log_file: Path | None
+                ) -> None:
     """Entity-bias tables in paper Table 2 shape, metrics JSON and plot (spec §11, §13)."""
     import pandas as pd
 

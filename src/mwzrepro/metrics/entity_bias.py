@@ -4,8 +4,9 @@ domain-slot (spec-unseen-entity-test-set Part B, §11; Qian et al. 2021 §4, Tab
 For one slot with relative value frequencies r₁…r_R (R ≥ 2 distinct values observed):
 
 * H1/H0 = (−Σ rᵢ ln rᵢ) / ln R
-* H∞/H0 = (−ln maxᵢ rᵢ) / ln R   (the paper's equation (2) is typeset with the *rarest* value;
-  the project follows its text and the authors' computation: the most frequent value, §11.1)
+* H∞/H0 = (−ln maxᵢ rᵢ) / ln R   (the paper's equation (2) is typeset with the *rarest*
+  value; the project follows its text and the authors' computation: the most frequent value,
+  §11.1)
 
 Both are fractions in [0, 1]; 1 is uniform, near 0 means one value dominates; R < 2 gives NA.
 Frequencies are counted once per user turn in which the value is in the cumulative state
@@ -47,10 +48,7 @@ BIAS_SLOTS: tuple[tuple[str, str], ...] = (
 
 
 def _table2_name(domain: str, slot: str) -> str:
-    short = {"leaveat": "leaveat", "arriveby": "arriveby"}.get(slot, slot)
-    if short.startswith("book "):
-        short = short[5:]
-    return f"{domain}-{short}"
+    return f"{domain}-{slot[5:] if slot.startswith('book ') else slot}"
 
 
 #: canonical "domain-slot" → Table 2 name (the ``book `` prefix dropped, §11.2).

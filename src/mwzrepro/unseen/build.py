@@ -19,7 +19,11 @@ import pandas as pd
 
 from mwzrepro.ingest import IngestError
 from mwzrepro.ingest.convlab import convert_dialogues
-from mwzrepro.unseen.entities import DEFAULT_SEED_ALIASES, DEFAULT_UNANNOTATED_EXCLUDE, EntityCatalog
+from mwzrepro.unseen.entities import (
+    DEFAULT_SEED_ALIASES,
+    DEFAULT_UNANNOTATED_EXCLUDE,
+    EntityCatalog,
+)
 from mwzrepro.unseen.families import DEFAULT_REFERENCE_PHRASES
 from mwzrepro.unseen.seen import (
     build_seen_set,

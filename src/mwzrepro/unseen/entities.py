@@ -288,7 +288,8 @@ class EntityCatalog:
         return cache
 
     def text_alias_index(self) -> dict[str, list[tuple[str, ...]]]:
-        """:meth:`text_aliases` indexed by first word (for :func:`~mwzrepro.unseen.text.find_many`)."""
+        """:meth:`text_aliases` indexed by first word (for
+        :func:`~mwzrepro.unseen.text.find_many`)."""
         if "_text_index" not in self.__dict__:
             self.__dict__["_text_index"] = index_patterns(self.text_aliases())
         return self.__dict__["_text_index"]

@@ -15,6 +15,7 @@ layout (``{dialogue id: {"goal": ..., "log": [...]}}``).
 
 from __future__ import annotations
 
+import bisect
 import copy
 import hashlib
 import re
@@ -730,8 +731,6 @@ def apply_plan(dialogue: Mapping[str, Any], plan: DialoguePlan,
 
 
 def _token_at(starts: list[int], pos: int) -> int:
-    import bisect
-
     return bisect.bisect_right(starts, pos) - 1
 
 
