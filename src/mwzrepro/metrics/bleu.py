@@ -8,8 +8,13 @@ Settings are sacrebleu's defaults, as the reference evaluator uses them
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from sacrebleu.metrics import BLEU
 
 from mwzrepro.errors import InputError
 from mwzrepro.metrics.signature import NORMALIZATION_VERSION, Signature
@@ -26,6 +31,15 @@ class BleuResult:
     turns: int
     signature: Signature
     sacrebleu_signature: str
+
+
+@lru_cache(maxsize=8)
+def _scorer(references: tuple[str, ...]) -> BLEU:
+    """A sacrebleu BLEU with the reference statistics pre-computed (sacrebleu's own reference
+    cache): scoring many systems against the same references tokenizes them once."""
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(references=[list(references)])
 
 
 def corpus_bleu(
@@ -48,8 +62,6 @@ def corpus_bleu(
     Raises:
         InputError: a predicted turn has no reference.
     """
-    from sacrebleu.metrics import BLEU
-
     merged = predictions[["dialogue_id", "turn", "response_norm"]].merge(
         references[["dialogue_id", "turn", "reference"]], on=["dialogue_id", "turn"],
         how="left", validate="one_to_one",
@@ -61,8 +73,8 @@ def corpus_bleu(
             f"{system}: {len(missing)} predicted turn(s) have no {version} reference, first "
             f"dialogue {first.dialogue_id} turn {first.turn}"
         )
-    bleu = BLEU()
-    score = bleu.corpus_score(merged["response_norm"].tolist(), [merged["reference"].tolist()])
+    bleu = _scorer(tuple(merged["reference"].tolist()))
+    score = bleu.corpus_score(merged["response_norm"].tolist(), None)
     sb_sig = bleu.get_signature()
     fields: dict[str, object] = {"system": system, "ver": version, "split": "test",
                                  "ref": reference_set, "norm": NORMALIZATION_VERSION}
