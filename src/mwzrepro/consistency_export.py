@@ -21,31 +21,13 @@ import pandas as pd
 
 from mwzrepro.consistency_lexicons import is_dontcare
 from mwzrepro.errors import InputError
+from mwzrepro.ingest.convlab import read_convlab_text
 from mwzrepro.io import atomic_path
 
-__all__ = ["read_convlab_json", "apply_to_convlab", "export_convlab"]
+__all__ = ["apply_to_convlab", "export_convlab"]
 
 _EMPTY = frozenset({"", "not mentioned", "none"})
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-
-
-def read_convlab_json(path: str | os.PathLike[str]) -> tuple[str, str]:
-    """``(member name, JSON text)`` of a ConvLab ``.json.zip`` (or a plain ``.json``).
-
-    Raises:
-        InputError: unreadable file or not exactly one ``.json`` member.
-    """
-    path = Path(path)
-    try:
-        if path.suffix == ".zip":
-            with zipfile.ZipFile(path) as zf:
-                names = [n for n in zf.namelist() if n.endswith(".json")]
-                if len(names) != 1:
-                    raise InputError(f"{path}: expected one .json member, found {names}")
-                return names[0], zf.read(names[0]).decode("utf-8")
-        return path.name, path.read_text(encoding="utf-8")
-    except (OSError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read MultiWOZ JSON: {exc}") from None
 
 
 def _semi_key(semi: dict[str, Any], slot: str) -> str:
@@ -114,9 +96,10 @@ def export_convlab(
         ``{"member": str, "dialogues": int, "values_written": int}``.
 
     Raises:
-        InputError: see :func:`read_convlab_json` and :func:`apply_to_convlab`.
+        IngestError / InputError: see
+            :func:`mwzrepro.ingest.convlab.read_convlab_text` and :func:`apply_to_convlab`.
     """
-    member, text = read_convlab_json(raw_path)
+    member, text = read_convlab_text(raw_path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -21,7 +21,8 @@ DBS = ("attraction", "bus", "hospital", "hotel", "police", "restaurant", "taxi",
 
 @pytest.fixture(scope="module")
 def inputs(mirror: Path):
-    from mwzrepro.unseen.build import load_convlab_json, load_databases
+    from mwzrepro.ingest.convlab import load_convlab
+    from mwzrepro.unseen.build import load_databases
     from mwzrepro.unseen.families import FAMILIES
     from mwzrepro.unseen.sgd_pools import (
         build_pool,
@@ -36,7 +37,7 @@ def inputs(mirror: Path):
                        for s in ("train", "dev", "test")})
     pool, _ = build_pool(collect_raw_strings(corpus, family_sources(FAMILIES)))
     return {
-        "base": load_convlab_json(mirror_file(mirror, "thu-coai/ConvLab-2",
+        "base": load_convlab(mirror_file(mirror, "thu-coai/ConvLab-2",
                                               "data/multiwoz/test.json.zip")),
         "pool": pool,
         "dbs": load_databases(mirror_file(mirror, "budzianowski/multiwoz", f"db/{d}_db.json")

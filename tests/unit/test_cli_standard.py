@@ -150,7 +150,9 @@ def test_pipeline_commands_and_tables(data, tmp_path):
     base = data / "interim" / "mini" / "test"
     preds, cov = parse_predictions(PREDICTIONS, expected_turns(read_table(
         base / "turns.parquet", "turns")), "mine.json")
-    write_table(preds, tmp_path / "mine.parquet", "predictions")
+    # the predictions phase keeps the file's dialogue order in the metadata (MSTTR needs it)
+    write_table(preds, tmp_path / "mine.parquet", "predictions",
+                {"dialogue_order": ["sng9002", "sng9001"]})
     write_table(cov, tmp_path / "mine.coverage.parquet", "coverage")
     res = [a for t in ("eval-goals", "booked-domains", "gold-states", "turn-domains")
            for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
@@ -173,10 +175,10 @@ def test_pipeline_commands_and_tables(data, tmp_path):
                "--out", scores / "success/mini/oracle.parquet",
                "--out-dialogues", scores / "success/mini/oracle.dialogues.parquet")
     assert r.exit_code == 0, r.output
-    order = write_predictions(tmp_path / "mine.json", {"sng9002": [], "sng9001": []})
-    r = invoke("score-richness", "--predictions", tmp_path / "mine.parquet", "--order-from",
-               order, "--system", "mine", "--out", scores / "richness/mine.parquet")
+    r = invoke("score-richness", "--predictions", tmp_path / "mine.parquet",
+               "--system", "mine", "--out", scores / "richness/mine.parquet")
     assert r.exit_code == 0, r.output
+    assert read_metadata(scores / "richness/mine.parquet")["dialogue_order"] == "file"
     r = invoke("score-richness", "--references", base / "references.parquet", "--system",
                "reference", "--version", "mini", "--out",
                scores / "richness/reference/mini.parquet")

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from mwzrepro.io import dumps_json
-from mwzrepro.unseen.build import SeenParams, load_convlab_json, load_databases, run_unseen
+from mwzrepro.ingest.convlab import load_convlab
+from mwzrepro.unseen.build import SeenParams, load_databases, run_unseen
 from mwzrepro.unseen.entities import EntityCatalog
 from mwzrepro.unseen.families import FAMILIES
 from mwzrepro.unseen.sgd_pools import build_pool, collect_raw_strings, family_sources, read_sgd
@@ -36,7 +37,7 @@ def world():
                        "test": [FIX / "sgd/test/dialogues_001.json"]})
     pool, _ = build_pool(collect_raw_strings(corpus, family_sources(FAMILIES)))
     return {
-        "base": load_convlab_json(FIX / "multiwoz/test.json"),
+        "base": load_convlab(FIX / "multiwoz/test.json"),
         "pool": pool,
         "dbs": load_databases(sorted((FIX / "multiwoz/db").glob("*_db.json"))),
         "ontology": json.loads((FIX / "multiwoz/ontology.json").read_text()),

@@ -14,6 +14,8 @@ rule ingest:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
         "logs/ingest/{version}-{split}.log",
+    wildcard_constraints:
+        split="test|val|train",
     conda:
         ENV
     shell:

@@ -222,12 +222,8 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
     Part A)."""
     from mwzrepro.ingest import CANONICAL_TABLES
     from mwzrepro.io import dumps_json, read_table, write_json, write_table, write_text
-    from mwzrepro.unseen.build import (
-        SeenParams,
-        load_convlab_json,
-        load_databases,
-        run_unseen,
-    )
+    from mwzrepro.ingest.convlab import load_convlab
+    from mwzrepro.unseen.build import SeenParams, load_databases, run_unseen
     from mwzrepro.unseen.testset import UnseenParams
 
     log = setup_logging(log_file)
@@ -241,13 +237,13 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
                              unseen_check_training_text=unseen_check_training_text,
                              entity_fuzzy_threshold=entity_fuzzy_threshold,
                              unannotated_exclude=tuple(_csv(unannotated_exclude)))
-    train_data = load_convlab_json(train) if train else None
+    train_data = load_convlab(train) if train else None
     labels = {"version": version, "base": base_label or f"{version}-{split}",
               "base_file": base.name, "sgd_pool": sgd_pool.name,
               "databases": sorted(p.name for p in databases), "ontology": ontology.name,
               "schema22": schema22.name, "train": Path(train).name if train else None}
     out = run_unseen(
-        load_convlab_json(base), read_table(sgd_pool, "sgd_pool"), load_databases(databases),
+        load_convlab(base), read_table(sgd_pool, "sgd_pool"), load_databases(databases),
         json.loads(ontology.read_text(encoding="utf-8")),
         json.loads(schema22.read_text(encoding="utf-8")), params, seen_params, split,
         train_data, labels)

@@ -26,7 +26,7 @@ import pandas as pd
 from mwzrepro.ingest import CANONICAL_TABLES, IngestError
 from mwzrepro.schemas import TABLES
 
-__all__ = ["read_convlab", "convert_dialogues", "span_slot_name", "EMPTY_MARKERS"]
+__all__ = ["read_convlab", "load_convlab", "read_convlab_text", "convert_dialogues", "span_slot_name", "EMPTY_MARKERS"]
 
 #: State values that mean "slot absent" (spec-dst-metrics §2.3; spec-annotation-consistency
 #: §2.1). They produce no row in the states table.
@@ -96,6 +96,31 @@ def read_convlab(path: str | Path, split: str) -> tuple[dict[str, pd.DataFrame],
     Raises:
         IngestError: unreadable file or malformed dialogue (names file, dialogue and turn).
     """
+    return convert_dialogues(load_convlab(path), split=split, source=Path(path).name)
+
+
+def load_convlab(path: str | Path) -> dict[str, Any]:
+    """The raw ``{dialogue id: dialogue}`` object of a ConvLab-layout ``.json`` or ``.zip``.
+
+    Raises:
+        IngestError: unreadable file, not one JSON member, or not an object (names the file).
+    """
+    _, text = read_convlab_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise IngestError(f"{path}: cannot read MultiWOZ JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise IngestError(f"{path}: top level must be an object of dialogues")
+    return data
+
+
+def read_convlab_text(path: str | Path) -> tuple[str, str]:
+    """``(member name, JSON text)`` of a ConvLab ``.json.zip`` (or a plain ``.json`` file).
+
+    Raises:
+        IngestError: unreadable file, or a zip without exactly one ``.json`` member.
+    """
     path = Path(path)
     try:
         if path.suffix == ".zip":
@@ -103,14 +128,10 @@ def read_convlab(path: str | Path, split: str) -> tuple[dict[str, pd.DataFrame],
                 names = [n for n in zf.namelist() if n.endswith(".json")]
                 if len(names) != 1:
                     raise IngestError(f"{path}: expected one .json member, found {names}")
-                data = json.loads(zf.read(names[0]).decode("utf-8"))
-        else:
-            data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as exc:
+                return names[0], zf.read(names[0]).decode("utf-8")
+        return path.name, path.read_text(encoding="utf-8")
+    except (OSError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
         raise IngestError(f"{path}: cannot read MultiWOZ JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise IngestError(f"{path}: top level must be an object of dialogues")
-    return convert_dialogues(data, split=split, source=str(path.name))
 
 
 def _canonical_id(source_id: str) -> str:

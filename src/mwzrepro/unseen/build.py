@@ -2,14 +2,13 @@
 (spec-unseen-entity-test-set §9): the new test set in the base layout and as canonical tables,
 the admissible pool, the mapping and leak reports, and the validation report.
 
-The library never reads pipeline paths: :func:`load_convlab_json` and :func:`load_databases`
+The library never reads pipeline paths: :func:`mwzrepro.ingest.convlab.load_convlab` and :func:`load_databases`
 take explicit files, and :func:`run_unseen` works on in-memory data.
 """
 
 from __future__ import annotations
 
 import json
-import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,35 +37,11 @@ from mwzrepro.unseen.testset import Pools, UnseenParams, build_unseen_test_set
 from mwzrepro.unseen.validate import leak_report, mapping_report, validation_report
 
 __all__ = [
-    "load_convlab_json",
     "load_databases",
     "SeenParams",
     "UnseenOutputs",
     "run_unseen",
 ]
-
-
-def load_convlab_json(path: str | Path) -> dict[str, Any]:
-    """The raw ``{dialogue id: dialogue}`` object of a ConvLab-layout ``.json`` or ``.zip``.
-
-    Raises:
-        IngestError: unreadable file, not one JSON member, or not an object (names the file).
-    """
-    path = Path(path)
-    try:
-        if path.suffix == ".zip":
-            with zipfile.ZipFile(path) as zf:
-                names = [n for n in zf.namelist() if n.endswith(".json")]
-                if len(names) != 1:
-                    raise IngestError(f"{path}: expected one .json member, found {names}")
-                data = json.loads(zf.read(names[0]).decode("utf-8"))
-        else:
-            data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise IngestError(f"{path}: cannot read MultiWOZ JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise IngestError(f"{path}: top level must be an object of dialogues")
-    return data
 
 
 def load_databases(paths: Iterable[str | Path]) -> dict[str, list[dict[str, Any]]]:
