@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.metrics.signature import check_compatible
+from mwzrepro.metrics.signature import Signature, check_compatible
 
 __all__ = [
     "inform_success_table",
@@ -273,7 +273,27 @@ def metrics_summary(
     for version, sc in reference_richness.items():
         out["reference_richness"][version] = _richness_dict(sc)
         out["signatures"][f"reference_richness/{version}"] = sc["signature"].iloc[0]
+    # A column's signature without the field that varies along it.
+    out["signatures"] = {k: Signature.parse(v).without(["system"]).format()
+                         for k, v in out["signatures"].items()}
     return out
+
+
+def inform_success_plot(success: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Plot data of Inform/Success by setting: one row per (system, version) with columns
+    system, version, row (``system@version``), inform_standard, success_standard,
+    inform_optimistic, success_optimistic (percentages, one decimal as published)."""
+    rows = []
+    for version, per_sys in sorted(success.items()):
+        for system, sc in sorted(per_sys.items()):
+            row: dict[str, Any] = {"system": system, "version": version,
+                                   "row": f"{system}@{version}"}
+            for setting in ("standard", "optimistic"):
+                for metric in ("inform", "success"):
+                    row[f"{metric}_{setting}"] = (_value(sc, metric, setting)
+                                                  if _signature(sc, metric, setting) else None)
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _richness_dict(sc: pd.DataFrame) -> dict[str, Any]:

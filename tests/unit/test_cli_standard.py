@@ -187,8 +187,15 @@ def test_pipeline_commands_and_tables(data, tmp_path):
     pub.write_text(yaml.safe_dump({"reference_corpus": {"inform": 93.7, "success": 90.9},
                                    "systems": {"mine": {"model": "Mine", "inform": 1.0}}}))
     r = invoke("tables-standard", "--scores-dir", scores, "--published", pub,
-               "--table-dir", tmp_path / "tables", "--metrics", tmp_path / "standard.json")
+               "--table-dir", tmp_path / "tables", "--metrics", tmp_path / "standard.json",
+               "--plot", tmp_path / "inform_success.csv")
     assert r.exit_code == 0, (r.output, r.exception)
+    plot = (tmp_path / "inform_success.csv").read_text().splitlines()
+    assert plot[0] == ("system,version,row,inform_standard,success_standard,"
+                       "inform_optimistic,success_optimistic")
+    assert len(plot) == 1 + 2  # mine and oracle on version mini
+    assert "system:" not in json.loads((tmp_path / "standard.json").read_text())[
+        "signatures"]["inform_success/mini/standard"]
     md = (tmp_path / "tables" / "inform_success.md").read_text()
     assert "| mini | mine | Mine |" in md and "reference corpus (oracle)" in md
     assert "Inform published (2.2)" in md

@@ -35,6 +35,8 @@ rule score_dst:
         "logs/score-dst/{version}-{system}.log",
     wildcard_constraints:
         system="|".join(re.escape(s) for s in SYSTEMS),
+    conda:
+        ENV
     params:
         common=DST_ARGS,
         missing=DST["missing"],
@@ -59,6 +61,8 @@ rule score_dst_flags:
         turns="results/scores/dst/released/trippy.parquet",
     log:
         "logs/score-dst-flags/trippy.log",
+    conda:
+        ENV
     params:
         common=DST_ARGS,
         version=DST["flags_version"],
@@ -79,10 +83,12 @@ rule score_dst_human:
         turns="results/scores/dst/released/som-dst-sample.parquet",
     log:
         "logs/score-dst-human/som-dst-sample.log",
+    conda:
+        ENV
     params:
         common=DST_ARGS,
         version=DST["human_version"],
-        logs_dir=os.path.dirname(DST_HUMAN_LOGS[0]),
+        logs_dir=lambda w, input: os.path.dirname(input.logs[0]),
     shell:
         "mwzrepro score-dst-human --logs-dir {params.logs_dir} --sources {input.registry}"
         " --system som-dst-sample --label 'SOM-DST (100-dialogue sample)'"
@@ -93,9 +99,14 @@ rule score_dst_human:
 rule tables_dst:
     input:
         scores=expand(
-            "results/scores/dst/{version}/{system}.json", version=VERSIONS, system=SYSTEMS
+            "results/scores/dst/{version}/{system}.{ext}",
+            version=VERSIONS,
+            system=SYSTEMS,
+            ext=["json", "parquet"],
         ),
-        released=expand("results/scores/dst/released/{name}.json", name=DST_RELEASED),
+        released=expand(
+            "results/scores/dst/released/{name}.{ext}", name=DST_RELEASED, ext=["json", "parquet"]
+        ),
         code=code("tables.py", "metrics/dst.py", "metrics/signature.py", "cli/dst.py"),
     output:
         table=multiext("results/tables/dst", ".md", ".csv", ".tex"),
@@ -105,6 +116,8 @@ rule tables_dst:
         image="results/plots/dst_fga_lambda.svg",
     log:
         "logs/tables-dst.log",
+    conda:
+        ENV
     params:
         lambda_max=DST["plot_lambda_max"],
         lambda_step=DST["plot_lambda_step"],

@@ -189,13 +189,15 @@ rule tables_standard:
         richness=multiext("results/tables/richness", ".md", ".csv", ".tex"),
         state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
         metrics="results/metrics/standard.json",
+        plot="results/plots/inform_success.csv",
     log:
         "logs/tables-standard.log",
     conda:
         ENV
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
-        " --table-dir results/tables --metrics {output.metrics} --log {log}"
+        " --table-dir results/tables --metrics {output.metrics} --plot {output.plot}"
+        " --log {log}"
 
 
 ALL_TARGETS.extend(

@@ -63,7 +63,7 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
     import pandas as pd
 
     from mwzrepro.io import read_table, write_json, write_text
-    from mwzrepro.metrics.signature import check_compatible
+    from mwzrepro.metrics.signature import Signature, check_compatible
     from mwzrepro.tables import render_table
 
     log = setup_logging(log_file)
@@ -74,10 +74,12 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
     bleu = scores[scores["metric"] == "bleu"]
     versions = sorted(bleu["version"].unique())
     notes = []
+    column_sig = {}
     for v in versions:
         sigs = bleu.loc[bleu["version"] == v, "signature"]
         check_compatible(sigs, vary=("system",), where=f"BLEU column {v}")
-        notes.append(f"{v}: {sigs.iloc[0]}")
+        column_sig[v] = Signature.parse(sigs.iloc[0]).without(["system"]).format()
+        notes.append(f"{v}: {column_sig[v]}")
     wide = bleu.pivot(index="system", columns="version", values="value")[versions]
     cov = scores[(scores["metric"] == "dialogues")].pivot_table(
         index="system", columns="key", values="value", aggfunc="first")
@@ -92,7 +94,7 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
                  decimals=2, notes=notes)
     payload = {
         "bleu": {v: {s: round(float(wide.loc[s, v]), 4) for s in wide.index} for v in versions},
-        "signatures": {v: bleu.loc[bleu["version"] == v, "signature"].iloc[0] for v in versions},
+        "signatures": column_sig,
     }
     write_json(payload, metrics)
     long = bleu[["system", "version", "value"]].rename(columns={"value": "bleu"})

@@ -318,9 +318,11 @@ def score_richness(predictions: Path | None, references: Path | None, system: st
 @click.option("--table-dir", type=PATH, required=True,
               help="Writes inform_success, richness and state_match (.md/.csv/.tex).")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
+@click.option("--plot", type=PATH, required=True,
+              help="Plot data CSV: Inform/Success by setting, one row per system and version.")
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
-                    log_file: Path | None) -> None:
+                    plot: Path, log_file: Path | None) -> None:
     """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
     Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
     metrics JSON.
@@ -331,8 +333,9 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     import yaml
 
     from mwzrepro.errors import InputError
-    from mwzrepro.io import read_table, write_json
+    from mwzrepro.io import read_table, write_json, write_text
     from mwzrepro.standard_tables import (
+        inform_success_plot,
         inform_success_table,
         metrics_summary,
         richness_table,
@@ -373,6 +376,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
                  decimals={"joint accuracy": 2, "slot F1": 2, "slot precision": 4,
                            "slot recall": 4}, notes=notes)
     write_json(metrics_summary(success, richness, ref_richness), metrics)
+    write_text(inform_success_plot(success).to_csv(index=False, lineterminator="\n"), plot)
     log.info("tables-standard: %d versions x %d systems", len(vers), len(syss))
 
 
