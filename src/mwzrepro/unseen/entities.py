@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mwzrepro.consistency_params import DEFAULT_SEED_ALIASES
 from mwzrepro.unseen.families import (
     ACT_SLOT_ROLES,
     BOOKED_ROLES,
@@ -46,15 +47,6 @@ __all__ = [
     "act_role",
 ]
 
-#: Seed aliases of spec-annotation-consistency §5.1: (alias, canonical name, domain).
-DEFAULT_SEED_ALIASES: tuple[tuple[str, str, str], ...] = (
-    ("all saints", "all saints church", "attraction"),
-    ("marriott", "huntingdon marriott hotel", "hotel"),
-    ("alexander b & b", "alexander bed and breakfast", "hotel"),
-    ("rosa's bed and breakfast", "rosa's bed and breakfast", "hotel"),
-    ("travelers rest", "travellers rest", "restaurant"),
-    ("caffe uno", "caffe uno", "restaurant"),
-)
 #: Database names that are not searched in unannotated text (§6.1 f) because they are also
 #: ordinary phrases ("what is the address of the place ?"). [design]
 DEFAULT_UNANNOTATED_EXCLUDE: tuple[str, ...] = ("the place",)
