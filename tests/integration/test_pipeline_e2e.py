@@ -109,11 +109,11 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
     for t in targets:
         assert _digest(other / t) == _digest(pipeline_run / t), t
     # Table assembly is deterministic too: re-render from the same scores.
-    out = tmp_path / "bleu"
+    out = tmp_path / "tables" / "bleu"
     subprocess.run(
         [str(BIN / "mwzrepro"), "tables-bleu", "--scores-dir",
          str(pipeline_run / "results/scores/bleu"), "--table", str(out), "--metrics",
-         str(tmp_path / "bleu.json"), "--plot", str(tmp_path / "bleu.csv")],
+         str(tmp_path / "bleu.json"), "--plot", str(tmp_path / "plot.csv")],
         check=True, capture_output=True,
     )
     for ext in (".md", ".csv", ".tex"):
@@ -121,6 +121,7 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
             pipeline_run / f"results/tables/bleu{ext}"
         )
     assert _digest(tmp_path / "bleu.json") == _digest(pipeline_run / "results/metrics/bleu.json")
+    assert _digest(tmp_path / "plot.csv") == _digest(pipeline_run / "results/plots/bleu.csv")
 
 
 def test_corrupted_raw_file_stops_the_pipeline(mirror: Path, tmp_path: Path) -> None:
