@@ -13,7 +13,8 @@ export UV_PYTHON_DOWNLOADS := never
 $(VENV)/.installed: pyproject.toml uv.lock
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
 	@UV=$$(command -v uv || echo "$(PYTHON) -m uv"); \
-	  $$UV sync --frozen --extra test --python $(PYTHON) --quiet
+	  $$UV sync --frozen --extra test --compile-bytecode --python $(PYTHON) --quiet
+	@$(BIN)/python -m compileall -q src >/dev/null
 	@touch $@
 
 setup: $(VENV)/.installed  ## create .venv with the locked dependencies

@@ -105,10 +105,21 @@ def normalize_response(text: str, unknown: Counter[str] | None = None) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"response must be a string, got {type(text).__name__}")
-    out = unify_placeholders(text.lower(), unknown)
+    normalized, deleted = _normalize_cached(text)
+    if unknown is not None:
+        unknown.update(deleted)
+    return normalized
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalize_cached(text: str) -> tuple[str, tuple[str, ...]]:
+    """:func:`normalize_response` without the counter; responses repeat a lot within and
+    across systems, and the Moses round trip dominates the cost."""
+    deleted: Counter[str] = Counter()
+    out = unify_placeholders(text.lower(), deleted)
     out = out.replace("-s", "").replace("-ly", "")
     tok, detok = _moses()
-    return detok.detokenize(tok.tokenize(out))
+    return detok.detokenize(tok.tokenize(out)), tuple(deleted.elements())
 
 # --- section 4: state and value normalization (standard-evaluation helper) ---
 #
