@@ -107,7 +107,7 @@ rule tables_dst:
         released=expand(
             "results/scores/dst/released/{name}.{ext}", name=DST_RELEASED, ext=["json", "parquet"]
         ),
-        code=code("tables.py", "metrics/dst.py", "metrics/signature.py", "cli/dst.py"),
+        code=code("tables.py", "plots.py", "metrics/dst.py", "metrics/signature.py", "cli/dst.py"),
     output:
         table=multiext("results/tables/dst", ".md", ".csv", ".tex"),
         fuzzy=multiext("results/tables/dst_fuzzy", ".md", ".csv", ".tex"),

@@ -151,7 +151,7 @@ rule bias:
 rule tables_bias:
     input:
         scores=BIAS_SCORES,
-        code=code(*BIAS_CODE, "metrics/entity_bias_plot.py", "tables.py"),
+        code=code(*BIAS_CODE, "metrics/entity_bias_plot.py", "plots.py", "tables.py"),
     output:
         table=multiext("results/tables/entity_bias", ".md", ".csv", ".tex"),
         splits=multiext("results/tables/entity_bias_splits", ".md", ".csv", ".tex"),

@@ -491,20 +491,16 @@ def _plot_svg(df, labels: dict[str, str], path: Path, marks: list[float]) -> Non
 
     One colour per system, one line style per gold version; columns are ``system@version``.
     """
-    import matplotlib
+    from mwzrepro.plots import pyplot, save_svg, svg_style
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from mwzrepro.io import atomic_path
+    plt = pyplot()
 
     cols = list(df.columns[1:])
     systems = list(dict.fromkeys(c.split("@")[0] for c in cols))
     versions = sorted({c.split("@")[-1] for c in cols})
     styles = ["-", "--", ":", "-."]
     cmap = plt.get_cmap("tab20")
-    with matplotlib.rc_context({"svg.hashsalt": "mwzrepro-dst", "svg.fonttype": "none",
-                                "path.simplify": False}):
+    with svg_style("mwzrepro-dst"):
         fig, ax = plt.subplots(figsize=(9, 5.5))
         for col in cols:
             system, version = col.split("@")[0], col.split("@")[-1]
@@ -519,10 +515,7 @@ def _plot_svg(df, labels: dict[str, str], path: Path, marks: list[float]) -> Non
         ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         ax.grid(True, linewidth=0.3)
         fig.tight_layout()
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="svg", bbox_inches="tight",
-                        metadata={"Date": None, "Creator": None})
-        plt.close(fig)
+        save_svg(fig, path)
 
 
 COMMANDS = [score_dst, score_dst_flags, score_dst_human, score_dst_paired, tables_dst]

@@ -293,12 +293,35 @@ def _fraction(theta: float | str | Fraction) -> Fraction:
     return t
 
 
-class LevenshteinMatcher(Matcher):
+class _DistanceMatcher(Matcher):
+    """Accept iff 1 − distance(g, p) / scale(g, p) ≥ θ, tested in rational arithmetic:
+    distance · den ≤ (den − num) · scale for θ = num/den. Equal values always match;
+    ``dontcare`` never matches fuzzily. Subclasses give the distance and the scale."""
+
+    def __init__(self, threshold: float | str | Fraction = Fraction(9, 10)) -> None:
+        self.threshold = _fraction(threshold)
+
+    def _distance(self, gold: str, pred: str) -> int:
+        raise NotImplementedError
+
+    def _scale(self, gold: str, pred: str) -> int:
+        raise NotImplementedError
+
+    def accepts(self, gold: str, pred: str) -> bool:
+        if gold == pred:
+            return True
+        if DONTCARE in (gold, pred):
+            return False
+        t = self.threshold
+        return (self._distance(gold, pred) * t.denominator
+                <= (t.denominator - t.numerator) * self._scale(gold, pred))
+
+
+class LevenshteinMatcher(_DistanceMatcher):
     """``fuzzy-levenshtein`` (§8.2): accept iff 1 − lev(g, p) / max(|g|, |p|) ≥ θ.
 
     Unit costs over code points (``rapidfuzz.distance.Levenshtein``, no processor), tested in
-    rational arithmetic: lev · den ≤ (den − num) · max for θ = num/den, so θ = 0.9 accepts
-    ``nightclub``/``night club`` (exactly 0.9). ``dontcare`` never matches fuzzily.
+    rational arithmetic, so θ = 0.9 accepts ``nightclub``/``night club`` (exactly 0.9).
 
     Args:
         threshold: θ in [0, 1] (default 0.9; floats are read through their decimal string).
@@ -306,43 +329,29 @@ class LevenshteinMatcher(Matcher):
 
     name = "fuzzy-levenshtein"
 
-    def __init__(self, threshold: float | str | Fraction = Fraction(9, 10)) -> None:
-        self.threshold = _fraction(threshold)
-
-    def accepts(self, gold: str, pred: str) -> bool:
-        if gold == pred:
-            return True
-        if DONTCARE in (gold, pred):
-            return False
+    def _distance(self, gold: str, pred: str) -> int:
         from rapidfuzz.distance import Levenshtein
 
-        longest = max(len(gold), len(pred))
-        dist = Levenshtein.distance(gold, pred)
-        t = self.threshold
-        return dist * t.denominator <= (t.denominator - t.numerator) * longest
+        return Levenshtein.distance(gold, pred)
+
+    def _scale(self, gold: str, pred: str) -> int:
+        return max(len(gold), len(pred))
 
 
-class IndelMatcher(Matcher):
+class IndelMatcher(_DistanceMatcher):
     """``fuzzy-indel`` (§8.3, a separately named option): accept iff the normalised Indel
     similarity 1 − indel(g, p) / (|g| + |p|) ≥ θ — what ``rapidfuzz.fuzz.ratio`` computes.
     Never the default; it accepts everything :class:`LevenshteinMatcher` accepts, and more."""
 
     name = "fuzzy-indel"
 
-    def __init__(self, threshold: float | str | Fraction = Fraction(9, 10)) -> None:
-        self.threshold = _fraction(threshold)
-
-    def accepts(self, gold: str, pred: str) -> bool:
-        if gold == pred:
-            return True
-        if DONTCARE in (gold, pred):
-            return False
+    def _distance(self, gold: str, pred: str) -> int:
         from rapidfuzz.distance import Indel
 
-        total = len(gold) + len(pred)
-        dist = Indel.distance(gold, pred)
-        t = self.threshold
-        return dist * t.denominator <= (t.denominator - t.numerator) * total
+        return Indel.distance(gold, pred)
+
+    def _scale(self, gold: str, pred: str) -> int:
+        return len(gold) + len(pred)
 
 
 #: Matcher profiles by name.

@@ -60,17 +60,13 @@ def plot_value_distribution(data: pd.DataFrame, path: str | os.PathLike[str],
                             title: str = "") -> None:
     """Draw :func:`plot_data` as horizontal bar panels (one per slot) into an SVG file,
     deterministically (same data and matplotlib version → same bytes)."""
-    import matplotlib
+    from mwzrepro.plots import pyplot, save_svg, svg_style
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from mwzrepro.io import atomic_path
+    plt = pyplot()
 
     slots = list(dict.fromkeys(data["slot"]))
     n = max(1, len(slots))
-    with matplotlib.rc_context({"svg.hashsalt": "mwzrepro-entity-bias", "svg.fonttype": "none",
-                                "path.simplify": False}):
+    with svg_style("mwzrepro-entity-bias"):
         fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.6), squeeze=False)
         for ax, slot in zip(axes[0], slots):
             sub = data[data["slot"] == slot].sort_values("value_rank", ascending=False)
@@ -85,7 +81,4 @@ def plot_value_distribution(data: pd.DataFrame, path: str | os.PathLike[str],
         if title:
             fig.suptitle(title, fontsize=9)
         fig.tight_layout()
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="svg", bbox_inches="tight",
-                        metadata={"Date": None, "Creator": None})
-        plt.close(fig)
+        save_svg(fig, path)
