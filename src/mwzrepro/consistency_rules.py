@@ -206,16 +206,21 @@ def _area_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
 
 
 # ===================================================================================== PRICE
-def price_restaurant_user(c: TurnContext) -> list[Hit]:
-    """§7.4 PR-U."""
-    if "guest" in c.w:
-        return []
+def _user_price_hits(c: TurnContext, rule: str) -> list[Hit]:
+    """Price words of the user utterance whose value is not already in the state."""
     out = []
     for surface, label in c.inv.prices:
         i = c.u.find(surface)
         if i >= 0 and not c.state.value_in_state(surface.strip()):
-            out.append(c.user_hit(label, "PR-U", i, i + len(surface)))
+            out.append(c.user_hit(label, rule, i, i + len(surface)))
     return out
+
+
+def price_restaurant_user(c: TurnContext) -> list[Hit]:
+    """§7.4 PR-U."""
+    if "guest" in c.w:
+        return []
+    return _user_price_hits(c, "PR-U")
 
 
 def price_restaurant_system(c: TurnContext) -> list[Hit]:
@@ -247,12 +252,7 @@ def price_hotel_user(c: TurnContext) -> list[Hit]:
     """§7.4 PH-U."""
     if "how expensive" in c.u or "cheapest" in c.u:
         return []
-    out = []
-    for surface, label in c.inv.prices:
-        i = c.u.find(surface)
-        if i >= 0 and not c.state.value_in_state(surface.strip()):
-            out.append(c.user_hit(label, "PH-U", i, i + len(surface)))
-    return out
+    return _user_price_hits(c, "PH-U")
 
 
 def price_hotel_system(c: TurnContext) -> list[Hit]:
