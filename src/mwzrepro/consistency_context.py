@@ -180,4 +180,6 @@ def first_span(text: str, keys: Sequence[str]) -> tuple[int, int]:
 
 
 def has_any(text: str, keys: Sequence[str]) -> bool:
+    """True iff any of ``keys`` occurs in ``text`` as a plain substring (the cue-word tests of
+    spec-annotation-consistency §7)."""
     return any(k in text for k in keys)

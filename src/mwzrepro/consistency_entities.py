@@ -34,6 +34,7 @@ def _name_value(c: TurnContext, canon: str, where: str, start: int, end: int) ->
 
 
 def name_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
+    """The §7.9 NM-U detector (entity names of ``domain`` said by the user) for one domain."""
     def detect(c: TurnContext) -> list[Hit]:
         """§7.9 NM-U."""
         if "taxi" in c.u:
@@ -55,6 +56,8 @@ def name_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
 
 
 def name_system(domain: str) -> Callable[[TurnContext], list[Hit]]:
+    """The §7.9 NM-S/NM-F detector (entity names of ``domain`` offered by the system, exact
+    then fuzzy) for one domain."""
     def detect(c: TurnContext) -> list[Hit]:
         """§7.9 NM-S, then NM-F (fuzzy, restaurant by default) for names NM-S did not add."""
         out: list[Hit] = []
