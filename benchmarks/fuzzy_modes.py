@@ -27,16 +27,16 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from mwzrepro.database import FUZZY_KEYS, VenueDatabase
-from mwzrepro.errors import InputError
-from mwzrepro.fuzzy import (
+from mwzrepro.standard.database import FUZZY_KEYS, VenueDatabase
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.fuzzy import (
     matching_blocks_rapidfuzz,
     partial_ratio_from_blocks,
     partial_ratio_optimal,
     partial_ratio_reference,
 )
-from mwzrepro.ingest.convlab import read_convlab
-from mwzrepro.normalize import normalize_state
+from mwzrepro.prepare.ingest.convlab import read_convlab
+from mwzrepro.core.normalize import normalize_state
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -66,16 +66,16 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
 
-    from mwzrepro.active_domains import build_turn_domains
-    from mwzrepro.booked import booked_domains_to_dict, build_booked_domains
-    from mwzrepro.database import VenueDatabase
-    from mwzrepro.goals import build_eval_goals, eval_goals_to_dict
-    from mwzrepro.gold_states import build_gold_states, gold_states_to_dict
-    from mwzrepro.io import read_table
-    from mwzrepro.metrics.bleu import corpus_bleu
-    from mwzrepro.metrics.inform_success import rates, score_dialogues
-    from mwzrepro.metrics.richness import lexical_richness
-    from mwzrepro.standard_inputs import prepare_predictions
+    from mwzrepro.standard.active_domains import build_turn_domains
+    from mwzrepro.standard.booked import booked_domains_to_dict, build_booked_domains
+    from mwzrepro.standard.database import VenueDatabase
+    from mwzrepro.standard.goals import build_eval_goals, eval_goals_to_dict
+    from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
+    from mwzrepro.core.io import read_table
+    from mwzrepro.bleu.score import corpus_bleu
+    from mwzrepro.standard.inform_success import rates, score_dialogues
+    from mwzrepro.standard.richness import lexical_richness
+    from mwzrepro.standard.inputs import prepare_predictions
 
     base = args.data_dir / args.version / "test"
     pred_dir = args.data_dir / "predictions"

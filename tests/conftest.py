@@ -38,7 +38,7 @@ def mirror_file(mirror: Path, owner_repo: str, path: str) -> Path:
 @pytest.fixture(scope="session")
 def mwz21_test(mirror: Path):
     """Canonical tables of the real MultiWOZ 2.1 test split (ConvLab-2 copy in the mirror)."""
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     tables, _ = read_convlab(
         mirror_file(mirror, "thu-coai/ConvLab-2", "data/multiwoz/test.json.zip"), "test"
@@ -49,7 +49,7 @@ def mwz21_test(mirror: Path):
 @pytest.fixture(scope="session")
 def mwz20_test(mirror: Path):
     """Canonical tables of the real MultiWOZ 2.0 test split (ConvLab copy in the mirror)."""
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     tables, _ = read_convlab(
         mirror_file(mirror, "ConvLab/ConvLab", "data/multiwoz/test.json.zip"), "test"

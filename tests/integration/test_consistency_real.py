@@ -20,11 +20,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from mwzrepro.consistency_counts import TABLE_ROWS, count_changes, paper_tolerance_ok
-from mwzrepro.consistency_lexicons import build_inventories, load_databases, load_ontology
-from mwzrepro.consistency_params import ConsistencyParams
-from mwzrepro.consistency_report import reference_table, spec_dialogues_ok, spec_rows
-from mwzrepro.correct import SCOPE, correct_split
+from mwzrepro.consistency.counts import TABLE_ROWS, count_changes, paper_tolerance_ok
+from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
+from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.report import reference_table, spec_dialogues_ok, spec_rows
+from mwzrepro.consistency.correct import SCOPE, correct_split
 from tests.conftest import REPO, mirror_file
 
 PUBLISHED = yaml.safe_load(
@@ -38,7 +38,7 @@ BOOKING = {"book day", "book people", "book stay", "book time", "day", "leaveat"
 
 @pytest.fixture(scope="session")
 def mwz21_val(mirror):
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     tables, _ = read_convlab(
         mirror_file(mirror, "thu-coai/ConvLab-2", "data/multiwoz/val.json.zip"), "val")
@@ -221,8 +221,8 @@ def test_deterministic(mwz21_test, sources, corrected) -> None:
 def test_export_round_trip(corrected, mirror, tmp_path) -> None:
     """§6.6 item 1: the corrected 2.1 test split in its ConvLab layout re-ingests to exactly
     the corrected states (primary values, metadata positions); texts are unchanged."""
-    from mwzrepro.consistency_export import export_convlab
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.consistency.export import export_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     tables, res, _ = corrected["test"]
     raw = mirror_file(mirror, "thu-coai/ConvLab-2", "data/multiwoz/test.json.zip")

@@ -8,9 +8,9 @@ from collections import defaultdict
 
 import pytest
 
-from mwzrepro.database import FUZZY_KEYS, NORMATIVE_SHA256, VenueDatabase, file_sha256
-from mwzrepro.errors import InputError
-from mwzrepro.fuzzy import (
+from mwzrepro.standard.database import FUZZY_KEYS, NORMATIVE_SHA256, VenueDatabase, file_sha256
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.fuzzy import (
     matching_blocks_rapidfuzz,
     partial_ratio_from_blocks,
     partial_ratio_optimal,
@@ -18,7 +18,7 @@ from mwzrepro.fuzzy import (
 )
 from tests.conftest import mirror_file
 
-from mwzrepro.normalize import normalize_state
+from mwzrepro.core.normalize import normalize_state
 
 pytestmark = pytest.mark.mirror
 

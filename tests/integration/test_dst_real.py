@@ -10,7 +10,7 @@ import math
 import pytest
 
 from tests.conftest import mirror_file
-from mwzrepro.dst_inputs import (
+from mwzrepro.dst.inputs import (
     align_flags,
     align_states,
     gold_from_tables,
@@ -20,7 +20,7 @@ from mwzrepro.dst_inputs import (
     read_paired_states,
     select_dialogues,
 )
-from mwzrepro.metrics.dst import (
+from mwzrepro.dst.metrics import (
     SLOTS,
     aggregate,
     canonical_slot,
@@ -151,7 +151,7 @@ def test_human_eval_sample_figures(human_logs):
 def test_end_to_end_system_states(mirror, mwz21_test, gold21):
     from collections import Counter
 
-    from mwzrepro.predictions import expected_turns, parse_predictions
+    from mwzrepro.prepare.predictions import expected_turns, parse_predictions
 
     raw = json.loads(mirror_file(mirror, "Tomiinek/MultiWOZ_Evaluation",
                                  "predictions/pptod.json").read_text())

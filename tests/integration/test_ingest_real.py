@@ -11,9 +11,9 @@ import zipfile
 
 import pytest
 
-from mwzrepro.ingest import CANONICAL_TABLES
-from mwzrepro.ingest.convlab import read_convlab
-from mwzrepro.schemas import validate
+from mwzrepro.prepare.ingest import CANONICAL_TABLES
+from mwzrepro.prepare.ingest.convlab import read_convlab
+from mwzrepro.core.schemas import validate
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror

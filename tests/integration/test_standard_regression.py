@@ -10,15 +10,15 @@ import json
 
 import pytest
 
-from mwzrepro.booked import booked_domains_to_dict, build_booked_domains
-from mwzrepro.database import VenueDatabase
-from mwzrepro.goals import build_eval_goals, eval_goals_to_dict
-from mwzrepro.gold_states import build_gold_states, gold_states_to_dict
-from mwzrepro.active_domains import build_turn_domains
-from mwzrepro.metrics.inform_success import rates, score_dialogues
-from mwzrepro.metrics.richness import lexical_richness
-from mwzrepro.predictions import expected_turns, parse_predictions
-from mwzrepro.standard_inputs import prepare_predictions
+from mwzrepro.standard.booked import booked_domains_to_dict, build_booked_domains
+from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.standard.goals import build_eval_goals, eval_goals_to_dict
+from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
+from mwzrepro.standard.active_domains import build_turn_domains
+from mwzrepro.standard.inform_success import rates, score_dialogues
+from mwzrepro.standard.richness import lexical_richness
+from mwzrepro.prepare.predictions import expected_turns, parse_predictions
+from mwzrepro.standard.inputs import prepare_predictions
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror

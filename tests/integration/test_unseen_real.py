@@ -21,7 +21,7 @@ DBS = ("attraction", "bus", "hospital", "hotel", "police", "restaurant", "taxi",
 
 @pytest.fixture(scope="module")
 def inputs(mirror: Path):
-    from mwzrepro.ingest.convlab import load_convlab
+    from mwzrepro.prepare.ingest.convlab import load_convlab
     from mwzrepro.unseen.build import load_databases
     from mwzrepro.unseen.families import FAMILIES
     from mwzrepro.unseen.sgd_pools import (
@@ -141,7 +141,7 @@ def test_sng0293(out, inputs):
 def test_determinism_and_seed_sensitivity(inputs, tmp_path):
     """§13 item 8 on the first 60 dialogues: byte-identical files for the same seed, at least
     90 % of (dialogue, entity) pairs changed by another seed."""
-    from mwzrepro.io import dumps_json, write_table
+    from mwzrepro.core.io import dumps_json, write_table
 
     subset = dict(list(inputs["base"].items())[:60])
     runs = [_run(inputs, subset), _run(inputs, subset), _run(inputs, subset, seed=1)]
@@ -161,7 +161,7 @@ def test_determinism_and_seed_sensitivity(inputs, tmp_path):
 def test_bias_reference_values_on_the_test_split(mwz21_test):
     """§11.4: per-turn counting on the 2.1 test split gives hotel-name 0.918 / 0.667 and
     hotel-stay 0.959 / 0.847."""
-    from mwzrepro.metrics.entity_bias import bias_table, value_counts
+    from mwzrepro.unseen.bias import bias_table, value_counts
 
     t = bias_table(value_counts(mwz21_test["states"])).set_index("table2_slot")
     assert round(t.loc["hotel-name", "h1_h0"], 3) == 0.918
@@ -174,7 +174,7 @@ def test_bias_reference_values_on_the_test_split(mwz21_test):
 
 def test_unseen_set_removes_the_dominant_entity(out, mwz21_test):
     """§11.6: on the new set, train-destination's H∞/H0 rises well above its base value."""
-    from mwzrepro.metrics.entity_bias import bias_table, value_counts
+    from mwzrepro.unseen.bias import bias_table, value_counts
 
     base = bias_table(value_counts(mwz21_test["states"])).set_index("table2_slot")
     new = bias_table(value_counts(out.tables["states"])).set_index("table2_slot")

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mwzrepro.consistency_lexicons import build_inventories, load_databases, load_ontology
-from mwzrepro.consistency_params import ConsistencyParams
-from mwzrepro.correct import correct_split
-from mwzrepro.schemas import TABLES
+from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
+from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.correct import correct_split
+from mwzrepro.core.schemas import TABLES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "consistency"
 

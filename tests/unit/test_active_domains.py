@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from mwzrepro.active_domains import (
+from mwzrepro.standard.active_domains import (
     build_turn_domains,
     domains_from_slot_names,
     estimate_from_states,

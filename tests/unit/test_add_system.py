@@ -6,7 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mwzrepro.cli import cli
-from mwzrepro.sources import fetch, git_blob_sha1, load_registry
+from mwzrepro.core.sources import fetch, git_blob_sha1, load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,9 +11,9 @@ import pandas as pd
 from click.testing import CliRunner
 
 from mwzrepro.cli import cli
-from mwzrepro.ingest.convlab import read_convlab
-from mwzrepro.io import read_metadata, read_table, write_table
-from mwzrepro.schemas import TABLES
+from mwzrepro.prepare.ingest.convlab import read_convlab
+from mwzrepro.core.io import read_metadata, read_table, write_table
+from mwzrepro.core.schemas import TABLES
 from tests.unit.consistency_helpers import FIXTURES, convlab_json
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,7 +127,7 @@ def test_bad_override_is_one_clean_error(tmp_path: Path) -> None:
             "--out", str(d / "x.parquet"), "--changes", str(d / "y.parquet"),
             "--export", str(d / "z.json.zip"), "--counts", str(d / "c.parquet"),
             "--units", str(d / "u.parquet")]
-    from mwzrepro.errors import InputError
+    from mwzrepro.core.errors import InputError
 
     try:
         CliRunner().invoke(cli, args, catch_exceptions=False)

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from mwzrepro.cli import cli
-from mwzrepro.errors import InputError
-from mwzrepro.io import read_metadata, read_table, write_table
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.io import read_metadata, read_table, write_table
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dst"
 ONES = [1] * 30

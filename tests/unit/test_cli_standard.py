@@ -11,12 +11,12 @@ import yaml
 from click.testing import CliRunner
 
 from mwzrepro.cli import cli
-from mwzrepro.delex import build_references
-from mwzrepro.errors import InputError
-from mwzrepro.ingest.convlab import read_convlab
-from mwzrepro.io import read_metadata, read_table, write_table
-from mwzrepro.metrics.signature import SignatureMismatch
-from mwzrepro.predictions import expected_turns, parse_predictions
+from mwzrepro.prepare.delex.span import build_references
+from mwzrepro.core.errors import InputError
+from mwzrepro.prepare.ingest.convlab import read_convlab
+from mwzrepro.core.io import read_metadata, read_table, write_table
+from mwzrepro.core.signature import SignatureMismatch
+from mwzrepro.prepare.predictions import expected_turns, parse_predictions
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "standard"
 DOMAINS = ("restaurant", "hotel", "attraction", "train")
@@ -212,7 +212,7 @@ def test_pipeline_commands_and_tables(data, tmp_path):
 def test_tables_refuse_mixed_signatures(data, tmp_path):
     import pandas as pd
 
-    from mwzrepro.standard_tables import inform_success_table
+    from mwzrepro.standard.tables import inform_success_table
 
     def rows(system, matching):
         sig = (f"Inform/Success|system:{system}|ver:mini|state:gold|dom:estimated|"

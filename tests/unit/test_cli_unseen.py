@@ -69,7 +69,7 @@ def test_unseen_outputs_and_byte_identical_rerun(run):
     assert report["signature"].startswith("UNSEEN|ver:mwz21|base:mwz21-test|seed:0|")
     assert report["training_split"].startswith("unavailable")
     # the export is readable by the canonical ingest and has the base's dialogues
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     tables, _ = read_convlab(a / "test-unseen.json", "test")
     assert tables["dialogues"]["dialogue_id"].tolist() == ["sng0293", "mul0001"]
@@ -83,8 +83,8 @@ def test_other_seed_other_files(run):
 
 def test_bias_and_tables_bias_mark_the_training_row(run):
     tmp, _, a, _ = run
-    from mwzrepro.ingest.convlab import read_convlab
-    from mwzrepro.io import write_table
+    from mwzrepro.prepare.ingest.convlab import read_convlab
+    from mwzrepro.core.io import write_table
 
     base_tables, _ = read_convlab(FIX / "multiwoz/test.json", "test")
     write_table(base_tables["states"], tmp / "base_states.parquet", "states")

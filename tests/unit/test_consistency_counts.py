@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mwzrepro.consistency_counts import (
+from mwzrepro.consistency.counts import (
     TABLE_ROWS,
     count_changes,
     draw_verification_sample,
@@ -18,9 +18,9 @@ from mwzrepro.consistency_counts import (
     spec_tolerance_ok,
     verification_stats,
 )
-from mwzrepro.consistency_lexicons import Labeller
-from mwzrepro.consistency_params import ConsistencyParams
-from mwzrepro.consistency_report import counts_table, reference_table, table3_frame
+from mwzrepro.consistency.lexicons import Labeller
+from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.report import counts_table, reference_table, table3_frame
 from tests.unit.consistency_helpers import inventories, run, tables
 
 REPO = Path(__file__).resolve().parents[2]

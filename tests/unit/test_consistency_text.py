@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mwzrepro.consistency_text import (
+from mwzrepro.consistency.text import (
     Mapped,
     lower,
     negated,

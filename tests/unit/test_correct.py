@@ -9,12 +9,12 @@ import zipfile
 
 import pytest
 
-from mwzrepro.consistency_export import export_convlab
-from mwzrepro.consistency_params import ConsistencyParams, Override
-from mwzrepro.consistency_context import Hit
-from mwzrepro.correct import merge_hits
-from mwzrepro.errors import InputError
-from mwzrepro.ingest.convlab import read_convlab
+from mwzrepro.consistency.export import export_convlab
+from mwzrepro.consistency.params import ConsistencyParams, Override
+from mwzrepro.consistency.context import Hit
+from mwzrepro.consistency.correct import merge_hits
+from mwzrepro.core.errors import InputError
+from mwzrepro.prepare.ingest.convlab import read_convlab
 from tests.unit.consistency_helpers import added, convlab_json, detections, run, tables
 
 HT = {"hotel-type": "guesthouse"}
@@ -164,7 +164,7 @@ def test_change_log_spans_only_for_literal_user_values() -> None:
 def test_bad_input_names_dialogue_and_turn() -> None:
     t = tables({"d1": [("", "Hi .", {"hotel-area": "north"})]})
     t["states"].loc[0, "turn"] = 5
-    from mwzrepro.correct import correct_split
+    from mwzrepro.consistency.correct import correct_split
     from tests.unit.consistency_helpers import inventories
 
     with pytest.raises(InputError, match="dialogue d1, turn 5"):
@@ -181,7 +181,7 @@ def test_export_roundtrip_and_unchanged_bytes(tmp_path) -> None:
     with zipfile.ZipFile(raw, "w") as zf:
         zf.writestr("test.json", text)
     src, _ = read_convlab(raw, "test")
-    from mwzrepro.correct import correct_split
+    from mwzrepro.consistency.correct import correct_split
     from tests.unit.consistency_helpers import inventories
 
     res = correct_split(src, inventories(), ConsistencyParams())

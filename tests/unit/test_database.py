@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from mwzrepro.database import (
+from mwzrepro.standard.database import (
     DONTCARE_VALUES,
     VenueDatabase,
     database_field,
     file_sha256,
 )
-from mwzrepro.errors import InputError
-from mwzrepro.fuzzy import partial_ratio_reference
-from mwzrepro.normalize import normalize_value, time_to_minutes
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.fuzzy import partial_ratio_reference
+from mwzrepro.core.normalize import normalize_value, time_to_minutes
 
 RESTAURANTS = [
     {

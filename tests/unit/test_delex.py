@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from mwzrepro.delex import build_references, delexicalize
+from mwzrepro.prepare.delex.span import build_references, delexicalize
 
 
 def test_spans_replaced_in_order_of_start() -> None:

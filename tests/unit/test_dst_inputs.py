@@ -1,4 +1,4 @@
-"""Unit tests of mwzrepro.dst_inputs: readers of gold states, predicted states, flag files and
+"""Unit tests of mwzrepro.dst.inputs: readers of gold states, predicted states, flag files and
 human-evaluation logs, alignment and coverage (spec-dst-metrics §2, §7.1, §10)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mwzrepro.dst_inputs import (
+from mwzrepro.dst.inputs import (
     GoldDialogue,
     align_flags,
     align_states,
@@ -24,7 +24,7 @@ from mwzrepro.dst_inputs import (
     read_human_eval_logs,
     select_dialogues,
 )
-from mwzrepro.metrics.dst import DONTCARE, DSTError, score_corpus, score_dialogue
+from mwzrepro.dst.metrics import DONTCARE, DSTError, score_corpus, score_dialogue
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dst"
 ONES = [1] * 30

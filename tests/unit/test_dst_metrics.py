@@ -1,4 +1,4 @@
-"""Unit tests of mwzrepro.metrics.dst against spec-dst-metrics (worked examples, fixtures,
+"""Unit tests of mwzrepro.dst.metrics against spec-dst-metrics (worked examples, fixtures,
 published weights and the fuzzy-matching table)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mwzrepro.metrics import dst
-from mwzrepro.metrics.dst import (
+from mwzrepro.dst import metrics as dst
+from mwzrepro.dst.metrics import (
     DONTCARE,
     N_SLOTS,
     SLOT_INDEX,

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from mwzrepro.metrics.entity_bias import (
+from mwzrepro.unseen.bias import (
     BIAS_SLOTS,
     TABLE2,
     TABLE2_NAME,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import Indel
 from rapidfuzz.distance import Levenshtein
 
-from mwzrepro.fuzzy import (
+from mwzrepro.core.fuzzy import (
     editops_reference,
     make_matcher,
     matching_blocks_rapidfuzz,

@@ -8,13 +8,13 @@ import json
 import pandas as pd
 import pytest
 
-from mwzrepro.booked import (
+from mwzrepro.standard.booked import (
     booked_domains_from_dict,
     booked_domains_to_dict,
     build_booked_domains,
 )
-from mwzrepro.goals import build_eval_goals, eval_goals_from_dict, eval_goals_to_dict
-from mwzrepro.gold_states import build_gold_states, gold_states_to_dict
+from mwzrepro.standard.goals import build_eval_goals, eval_goals_from_dict, eval_goals_to_dict
+from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
 
 GOAL_COLS = ["dialogue_id", "domain", "kind", "position", "slot", "value"]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mwzrepro.database import VenueDatabase
-from mwzrepro.metrics.inform_success import (
+from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.standard.inform_success import (
     evaluate_dialogue,
     rate,
     rates,

@@ -1,4 +1,4 @@
-"""The MultiWOZ 2.0/2.1 ConvLab reader (mwzrepro.ingest.convlab) on a hand-written fixture.
+"""The MultiWOZ 2.0/2.1 ConvLab reader (mwzrepro.prepare.ingest.convlab) on a hand-written fixture.
 
 tests/fixtures/convlab/tiny.json holds two dialogues in the ConvLab layout:
 
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from mwzrepro.ingest import CANONICAL_TABLES, IngestError
-from mwzrepro.ingest.convlab import convert_dialogues, read_convlab, span_slot_name
-from mwzrepro.io import read_table, write_table
-from mwzrepro.schemas import TABLES, validate
+from mwzrepro.prepare.ingest import CANONICAL_TABLES, IngestError
+from mwzrepro.prepare.ingest.convlab import convert_dialogues, read_convlab, span_slot_name
+from mwzrepro.core.io import read_table, write_table
+from mwzrepro.core.schemas import TABLES, validate
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "convlab" / "tiny.json"
 

@@ -1,4 +1,4 @@
-"""The official MultiWOZ 2.2 reader (mwzrepro.ingest.sgd22) on a hand-written 2.2 fixture.
+"""The official MultiWOZ 2.2 reader (mwzrepro.prepare.ingest.mwz22) on a hand-written 2.2 fixture.
 
 The fixture (tests/fixtures/mwz22/) follows data/MultiWOZ_2.2/README.md and schema.json:
 three dialogues in two dialogue files plus a dialog_acts.json:
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from mwzrepro.ingest import CANONICAL_TABLES, IngestError
-from mwzrepro.ingest.sgd22 import canonical_dialogue_id, read_mwz22, state_slot
-from mwzrepro.io import read_table, write_table
-from mwzrepro.schemas import TABLES, validate
+from mwzrepro.prepare.ingest import CANONICAL_TABLES, IngestError
+from mwzrepro.prepare.ingest.mwz22 import canonical_dialogue_id, read_mwz22, state_slot
+from mwzrepro.core.io import read_table, write_table
+from mwzrepro.core.schemas import TABLES, validate
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "mwz22"
 FILES = [FIX / "test" / "dialogues_001.json", FIX / "test" / "dialogues_002.json"]
@@ -437,7 +437,7 @@ def test_unreadable_file_names_the_file(tmp_path):
 def test_same_tables_as_convlab_reader_for_the_same_dialogue(tmp_path):
     """MUL0200 of the ConvLab fixture, written by hand in the 2.2 layout, gives the same turns,
     states and span positions/slots as the ConvLab reader gives for the 2.1 layout."""
-    from mwzrepro.ingest.convlab import read_convlab
+    from mwzrepro.prepare.ingest.convlab import read_convlab
 
     user, system = "i need a train to ely .", "tr1234 leaves at 05:11 ."
     dialogue = {"dialogue_id": "MUL0200.json", "services": ["hotel", "train"], "turns": [

@@ -5,8 +5,8 @@ import hashlib
 import pandas as pd
 import pytest
 
-from mwzrepro.errors import SchemaError
-from mwzrepro.io import read_metadata, read_table, write_json, write_table
+from mwzrepro.core.errors import SchemaError
+from mwzrepro.core.io import read_metadata, read_table, write_json, write_table
 
 
 def _turns(order):

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from mwzrepro.normalize import SLOT_MAP, normalize_response
+from mwzrepro.core.normalize import SLOT_MAP, normalize_response
 
 SPEC_EXAMPLES = [
     ("there are [value_choice] restaurant -s that meet your criteria .",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from mwzrepro.errors import InputError
-from mwzrepro.normalize import (
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.normalize import (
     normalize_slot_name,
     normalize_state,
     normalize_value,

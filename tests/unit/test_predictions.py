@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from mwzrepro.errors import InputError
-from mwzrepro.predictions import parse_predictions
+from mwzrepro.core.errors import InputError
+from mwzrepro.prepare.predictions import parse_predictions
 
 EXPECTED = {"sng0001": 2, "pmul0002": 3}
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from mwzrepro.metrics.richness import LEXDIV_PUNCTUATION, lexical_richness, msttr, tokenize
+from mwzrepro.standard.richness import LEXDIV_PUNCTUATION, lexical_richness, msttr, tokenize
 
 
 def test_punctuation_list_is_the_18_strings_in_order():

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from mwzrepro.errors import DownloadError
-from mwzrepro.sources import (
+from mwzrepro.core.errors import DownloadError
+from mwzrepro.core.sources import (
     RAW_PREFIX, Source, fetch, git_blob_sha1, load_registry, mirror_path, verify_file,
 )
 

@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import pytest
 
-from mwzrepro.errors import InputError
-from mwzrepro.standard_inputs import dialogue_order, prepare_predictions, prepare_references
+from mwzrepro.core.errors import InputError
+from mwzrepro.standard.inputs import dialogue_order, prepare_predictions, prepare_references
 
 GOLD = {"a": [{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}],
         "b": [{"train": {"day": "monday"}}]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mwzrepro.metrics.state_match import flatten_state, state_match
+from mwzrepro.standard.state_match import flatten_state, state_match
 
 GOLD = {"d": [{"restaurant": {"area": "city centre", "food": "thai"}},
               {"restaurant": {"area": "city centre", "food": "thai"},

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mwzrepro.io import dumps_json
-from mwzrepro.ingest.convlab import load_convlab
+from mwzrepro.core.io import dumps_json
+from mwzrepro.prepare.ingest.convlab import load_convlab
 from mwzrepro.unseen.build import SeenParams, load_databases, run_unseen
 from mwzrepro.unseen.entities import EntityCatalog
 from mwzrepro.unseen.families import FAMILIES
@@ -140,7 +140,7 @@ def test_every_new_value_is_unseen(out, world):
 
 
 def test_structure_is_preserved(out, world):
-    from mwzrepro.ingest.convlab import convert_dialogues
+    from mwzrepro.prepare.ingest.convlab import convert_dialogues
 
     base_tables, _ = convert_dialogues(world["base"], "test")
     for name in ("dialogues", "turns", "spans", "acts", "states", "booked", "goals"):

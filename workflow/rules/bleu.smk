@@ -6,7 +6,7 @@ rule score_bleu:
         predictions="data/interim/predictions/{system}.parquet",
         coverage="data/interim/predictions/{system}.coverage.parquet",
         references="data/interim/{version}/test/references.parquet",
-        code=code("metrics/bleu.py", "metrics/signature.py", "cli/bleu.py"),
+        code=code("bleu/score.py", "core/signature.py", "cli/bleu.py"),
     output:
         "results/scores/bleu/{version}/{system}.parquet",
     log:

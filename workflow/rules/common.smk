@@ -11,7 +11,7 @@ ENV = "../envs/mwzrepro.yaml"
 
 def code(*modules):
     """Package source files a step runs (inputs on both sides: edits rerun the step)."""
-    return [f"src/mwzrepro/{m}" for m in ("io.py", "schemas.py") + modules]
+    return [f"src/mwzrepro/{m}" for m in ("core/io.py", "core/schemas.py") + modules]
 
 
 def raw(source_id):

@@ -13,17 +13,17 @@ import os
 CONS = config["consistency"]
 CONS_DST = config["dst"]
 CONS_CODE = (
-    "correct.py",
-    "consistency_text.py",
-    "consistency_lexicons.py",
-    "consistency_params.py",
-    "consistency_context.py",
-    "consistency_rules.py",
-    "consistency_entities.py",
-    "consistency_export.py",
-    "consistency_counts.py",
-    "errors.py",
-    "metrics/signature.py",
+    "consistency/correct.py",
+    "consistency/text.py",
+    "consistency/lexicons.py",
+    "consistency/params.py",
+    "consistency/context.py",
+    "consistency/rules.py",
+    "consistency/entities.py",
+    "consistency/export.py",
+    "consistency/counts.py",
+    "core/errors.py",
+    "core/signature.py",
     "cli/consistency.py",
 )
 CONS_DB = [raw(f"mwz21-db-{d}-db") for d in ("attraction", "hotel", "restaurant", "train")]
@@ -103,10 +103,10 @@ rule tables_consistency:
         scores=CONS_SCORES,
         published="workflow/resources/published/qian2021.yaml",
         code=code(
-            "consistency_counts.py",
-            "consistency_report.py",
-            "correct.py",
-            "tables.py",
+            "consistency/counts.py",
+            "consistency/report.py",
+            "consistency/correct.py",
+            "core/tables.py",
             "cli/consistency.py",
         ),
     output:
@@ -131,7 +131,7 @@ rule tables_consistency:
 rule consistency_sample:
     input:
         scores=CONS_SCORES,
-        code=code("consistency_counts.py", "correct.py", "cli/consistency.py"),
+        code=code("consistency/counts.py", "consistency/correct.py", "cli/consistency.py"),
     output:
         "results/tables/consistency_verification_sample.csv",
     log:
@@ -166,11 +166,11 @@ rule tables_consistency_dst:
         dialogues=f"data/interim/{CONS['dst_version']}/test/dialogues.parquet",
         published="workflow/resources/published/qian2021.yaml",
         code=code(
-            "consistency_dst.py",
-            "dst_inputs.py",
-            "metrics/dst.py",
-            "tables.py",
-            "metrics/signature.py",
+            "consistency/dst_effect.py",
+            "dst/inputs.py",
+            "dst/metrics.py",
+            "core/tables.py",
+            "core/signature.py",
             "cli/consistency.py",
         ),
     output:

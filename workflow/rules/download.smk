@@ -9,7 +9,7 @@ SOURCES_BY_PATH = {s["path"]: s for s in SOURCES.values()}
 rule download:
     input:
         registry=ancient(REGISTRY),
-        code=code("sources.py", "cli/prepare.py"),
+        code=code("core/sources.py", "cli/prepare.py"),
     output:
         "data/raw/{path}",
     log:

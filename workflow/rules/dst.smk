@@ -6,7 +6,7 @@ import os
 import re
 
 DST = config["dst"]
-DST_CODE = ("metrics/dst.py", "dst_inputs.py", "metrics/signature.py", "cli/dst.py")
+DST_CODE = ("dst/metrics.py", "dst/inputs.py", "core/signature.py", "cli/dst.py")
 DST_HUMAN_LOGS = sorted(raw(s) for s, e in SOURCES.items() if e.get("role") == "dst-human-eval")
 # The TripPy flag file and the 100-dialogue SOM-DST sample are scored once, not per system.
 DST_RELEASED = ["trippy", "som-dst-sample"]
@@ -55,7 +55,7 @@ rule score_dst_flags:
         registry=ancient(REGISTRY),
         states=f"data/interim/{DST['flags_version']}/test/states.parquet",
         dialogues=f"data/interim/{DST['flags_version']}/test/dialogues.parquet",
-        code=code(*DST_CODE, "sources.py", "cli/prepare.py"),
+        code=code(*DST_CODE, "core/sources.py", "cli/prepare.py"),
     output:
         json="results/scores/dst/released/trippy.json",
         turns="results/scores/dst/released/trippy.parquet",
@@ -77,7 +77,7 @@ rule score_dst_human:
     input:
         logs=DST_HUMAN_LOGS,
         registry=ancient(REGISTRY),
-        code=code(*DST_CODE, "sources.py", "cli/prepare.py"),
+        code=code(*DST_CODE, "core/sources.py", "cli/prepare.py"),
     output:
         json="results/scores/dst/released/som-dst-sample.json",
         turns="results/scores/dst/released/som-dst-sample.parquet",
@@ -107,7 +107,7 @@ rule tables_dst:
         released=expand(
             "results/scores/dst/released/{name}.{ext}", name=DST_RELEASED, ext=["json", "parquet"]
         ),
-        code=code("tables.py", "plots.py", "metrics/dst.py", "metrics/signature.py", "cli/dst.py"),
+        code=code("core/tables.py", "core/plots.py", "dst/metrics.py", "core/signature.py", "cli/dst.py"),
     output:
         table=multiext("results/tables/dst", ".md", ".csv", ".tex"),
         fuzzy=multiext("results/tables/dst_fuzzy", ".md", ".csv", ".tex"),

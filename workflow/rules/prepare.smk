@@ -9,7 +9,7 @@ rule ingest:
     input:
         raw=lambda w: "data/raw/{}".format(DATASETS[f"{w.version}-{w.split}"]["raw"]),
         registry=ancient(REGISTRY),
-        code=code("ingest/__init__.py", "ingest/convlab.py", "sources.py", "cli/prepare.py"),
+        code=code("prepare/ingest/__init__.py", "prepare/ingest/convlab.py", "core/sources.py", "cli/prepare.py"),
     output:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
@@ -28,7 +28,7 @@ rule redelex:
     input:
         turns="data/interim/{version}/{split}/turns.parquet",
         spans="data/interim/{version}/{split}/spans.parquet",
-        code=code("delex.py", "normalize.py", "cli/prepare.py"),
+        code=code("prepare/delex/span.py", "core/normalize.py", "cli/prepare.py"),
     output:
         "data/interim/{version}/{split}/references.parquet",
     log:
@@ -44,7 +44,7 @@ rule predictions:
         raw="data/raw/mwzeval/predictions/{system}.json",
         registry=ancient(REGISTRY),
         turns=f"data/interim/{config['predictions']['test_version']}/test/turns.parquet",
-        code=code("predictions.py", "normalize.py", "sources.py", "cli/prepare.py"),
+        code=code("prepare/predictions.py", "core/normalize.py", "core/sources.py", "cli/prepare.py"),
     output:
         predictions="data/interim/predictions/{system}.parquet",
         coverage="data/interim/predictions/{system}.coverage.parquet",

@@ -6,7 +6,7 @@ rule tables_bleu:
         scores=expand(
             "results/scores/bleu/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS
         ),
-        code=code("tables.py", "metrics/signature.py", "cli/bleu.py"),
+        code=code("core/tables.py", "core/signature.py", "cli/bleu.py"),
     output:
         table=multiext("results/tables/bleu", ".md", ".csv", ".tex"),
         metrics="results/metrics/bleu.json",

@@ -24,12 +24,12 @@ UNSEEN_CODE = (
     "unseen/testset.py",
     "unseen/validate.py",
     "unseen/build.py",
-    "ingest/__init__.py",
-    "ingest/convlab.py",
-    "metrics/signature.py",
+    "prepare/ingest/__init__.py",
+    "prepare/ingest/convlab.py",
+    "core/signature.py",
     "cli/unseen.py",
 )
-BIAS_CODE = ("metrics/entity_bias.py", "metrics/signature.py", "cli/unseen.py")
+BIAS_CODE = ("unseen/bias.py", "core/signature.py", "cli/unseen.py")
 BIAS_KEYS = [f"{s['version']}_{s['split']}" for s in BIAS["sources"]]
 BIAS_SCORES = [
     f"results/scores/bias/{s['version']}/{s['split']}{ext}"
@@ -51,7 +51,7 @@ rule sgd_pools:
             "unseen/sgd_pools.py",
             "unseen/families.py",
             "unseen/text.py",
-            "metrics/signature.py",
+            "core/signature.py",
             "cli/unseen.py",
         ),
     output:
@@ -151,7 +151,7 @@ rule bias:
 rule tables_bias:
     input:
         scores=BIAS_SCORES,
-        code=code(*BIAS_CODE, "metrics/entity_bias_plot.py", "plots.py", "tables.py"),
+        code=code(*BIAS_CODE, "unseen/bias_plot.py", "core/plots.py", "core/tables.py"),
     output:
         table=multiext("results/tables/entity_bias", ".md", ".csv", ".tex"),
         splits=multiext("results/tables/entity_bias_splits", ".md", ".csv", ".tex"),

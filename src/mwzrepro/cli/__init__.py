@@ -74,7 +74,7 @@ def cli() -> None:
 
 def main() -> None:
     """Console entry point: run the CLI; library errors become one clear line and exit 1."""
-    from mwzrepro.errors import UserError
+    from mwzrepro.core.errors import UserError
 
     try:
         cli.main(standalone_mode=False)

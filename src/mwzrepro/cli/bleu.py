@@ -26,8 +26,8 @@ def score_bleu(predictions: Path, coverage: Path, references: Path, version: str
     """Corpus BLEU (sacrebleu) of one system against span-based references of one version."""
     import pandas as pd
 
-    from mwzrepro.io import read_table, write_table
-    from mwzrepro.metrics.bleu import corpus_bleu
+    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.bleu.score import corpus_bleu
 
     log = setup_logging(log_file)
     preds = read_table(predictions, "predictions")
@@ -62,9 +62,9 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
     """Assemble BLEU of every system against every reference version (paper Table 4 shape)."""
     import pandas as pd
 
-    from mwzrepro.io import read_table, write_json, write_text
-    from mwzrepro.metrics.signature import Signature, check_compatible
-    from mwzrepro.tables import render_table
+    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.core.signature import Signature, check_compatible
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     files = sorted(scores_dir.glob("*/*.parquet"))

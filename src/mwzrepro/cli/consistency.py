@@ -51,9 +51,9 @@ def read_tsv(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
     """Rows of a tab-separated file with a header containing ``columns`` (values verbatim).
 
     Raises:
-        mwzrepro.errors.InputError: missing columns (names the file).
+        mwzrepro.core.errors.InputError: missing columns (names the file).
     """
-    from mwzrepro.errors import InputError
+    from mwzrepro.core.errors import InputError
 
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
@@ -80,10 +80,10 @@ def read_overrides(path: Path | None) -> tuple[Any, ...]:
     value; value ``none`` suppresses the detection at that turn).
 
     Raises:
-        mwzrepro.errors.InputError: a missing file, missing columns or a bad turn.
+        mwzrepro.core.errors.InputError: a missing file, missing columns or a bad turn.
     """
-    from mwzrepro.consistency_params import Override
-    from mwzrepro.errors import InputError
+    from mwzrepro.consistency.params import Override
+    from mwzrepro.core.errors import InputError
 
     if path is None:
         return ()
@@ -156,8 +156,8 @@ def correction_options(func):
 
 
 def params_from_options(kw: dict[str, Any]) -> Any:
-    """Build :class:`mwzrepro.consistency_params.ConsistencyParams` from the options."""
-    from mwzrepro.consistency_params import (
+    """Build :class:`mwzrepro.consistency.params.ConsistencyParams` from the options."""
+    from mwzrepro.consistency.params import (
         DEFAULT_PRICE_LEXICON,
         DEFAULT_SEED_ALIASES,
         ConsistencyParams,
@@ -208,8 +208,8 @@ def correction_signature(version: str, split: str, params: Any) -> str:
     """Signature of a correction run (version, split, profile, policies, fuzzy library)."""
     import rapidfuzz
 
-    from mwzrepro.consistency_text import PARTIAL_RATIO_IMPL
-    from mwzrepro.metrics.signature import Signature
+    from mwzrepro.consistency.text import PARTIAL_RATIO_IMPL
+    from mwzrepro.core.signature import Signature
 
     return Signature("consistency", {
         "ver": version,
@@ -250,11 +250,11 @@ def correct(dialogues: Path, turns: Path, states: Path, raw: Path, db_dir: Path,
             version: str, split: str, out: Path, changes: Path, export_path: Path, counts: Path,
             units: Path, log_file: Path | None, **kw: Any) -> None:
     """Annotation-consistency correction of one (version, split) (Qian et al. 2021)."""
-    from mwzrepro.consistency_counts import count_changes, turn_units
-    from mwzrepro.consistency_export import export_convlab
-    from mwzrepro.consistency_lexicons import build_inventories, load_databases, load_ontology
-    from mwzrepro.correct import correct_split
-    from mwzrepro.io import read_table, write_table
+    from mwzrepro.consistency.counts import count_changes, turn_units
+    from mwzrepro.consistency.export import export_convlab
+    from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
+    from mwzrepro.consistency.correct import correct_split
+    from mwzrepro.core.io import read_table, write_table
 
     log = setup_logging(log_file)
     params = params_from_options(kw)
@@ -310,16 +310,16 @@ def tables_consistency(scores_dir: Path, published: Path, reference_version: str
     annotation-consistency correction, and results/metrics/consistency.json."""
     import yaml
 
-    from mwzrepro.consistency_report import (
+    from mwzrepro.consistency.report import (
         counts_table,
         provenance_table,
         reference_table,
         table3_frame,
         version_label,
     )
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import dumps_json, read_metadata, read_table, write_json
-    from mwzrepro.tables import render_table
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import dumps_json, read_metadata, read_table, write_json
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     pub = yaml.safe_load(published.read_text(encoding="utf-8"))
@@ -426,9 +426,9 @@ def consistency_sample(scores_dir: Path, verification_version: str, verification
                        verification_with_replacement: bool, out: Path,
                        log_file: Path | None) -> None:
     """Draw the manual-verification sample of spec-annotation-consistency §9.3 (Table 3)."""
-    from mwzrepro.consistency_counts import draw_verification_sample
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import read_table, write_text
+    from mwzrepro.consistency.counts import draw_verification_sample
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_table, write_text
 
     log = setup_logging(log_file)
     wanted = bar_list(verification_splits)
@@ -501,12 +501,12 @@ def tables_consistency_dst(predictions_dir: Path, states: Path, corrected: Path,
     import pandas as pd
     import yaml
 
-    from mwzrepro.consistency_dst import gold_views, score_system
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import read_metadata, read_table, write_json
-    from mwzrepro.metrics.dst import DSTError
-    from mwzrepro.metrics.signature import Signature
-    from mwzrepro.tables import render_table
+    from mwzrepro.consistency.dst_effect import gold_views, score_system
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_metadata, read_table, write_json
+    from mwzrepro.dst.metrics import DSTError
+    from mwzrepro.core.signature import Signature
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     try:

@@ -95,8 +95,8 @@ class _Run:
     """Settings of one scoring run, its signatures, and the writer of its outputs."""
 
     def __init__(self, kw: dict[str, Any], input_kind: str, local_rule: str) -> None:
-        from mwzrepro.dst_inputs import canonical_dialogue_id
-        from mwzrepro.metrics.dst import lambda_from_forgetting, make_matcher
+        from mwzrepro.dst.inputs import canonical_dialogue_id
+        from mwzrepro.dst.metrics import lambda_from_forgetting, make_matcher
 
         self.system = kw["system"]
         self.label = kw["label"] or kw["system"]
@@ -123,7 +123,7 @@ class _Run:
         self.log = setup_logging(kw["log_file"])
 
     def signature(self, matcher, metric: str = "DST") -> str:
-        from mwzrepro.metrics.signature import Signature
+        from mwzrepro.core.signature import Signature
 
         return Signature(metric, {
             "system": self.system,
@@ -156,8 +156,8 @@ class _Run:
 
     def write(self, scores, outcomes, fuzzy_scores, coverage, notes: list[str],
               has_states: bool = True) -> None:
-        from mwzrepro.io import write_json, write_table
-        from mwzrepro.metrics.dst import outcomes_frame
+        from mwzrepro.core.io import write_json, write_table
+        from mwzrepro.dst.metrics import outcomes_frame
 
         record: dict[str, Any] = {
             "system": self.system,
@@ -212,16 +212,16 @@ def _verify(registry: Path | None, paths: list[Path]) -> None:
 
 
 def _gold(states: Path, dialogues: Path, dropped: Counter):
-    from mwzrepro.dst_inputs import gold_from_tables
-    from mwzrepro.io import read_table
+    from mwzrepro.dst.inputs import gold_from_tables
+    from mwzrepro.core.io import read_table
 
     return gold_from_tables(read_table(states, "states"), read_table(dialogues, "dialogues"),
                             str(states), dropped)
 
 
 def _dst_error(exc: Exception) -> Exception:
-    """A DST input error as :class:`mwzrepro.errors.InputError` (printed as one line)."""
-    from mwzrepro.errors import InputError
+    """A DST input error as :class:`mwzrepro.core.errors.InputError` (printed as one line)."""
+    from mwzrepro.core.errors import InputError
 
     return InputError(str(exc))
 
@@ -243,9 +243,9 @@ def score_dst(predictions: Path, states: Path, dialogues: Path, missing: str,
               unknown_slots: str, **kw: Any) -> None:
     """Score an end-to-end system's predicted states against gold states (JGA, SA, AGA, FGA,
     fuzzy JGA). A system without predicted states gets a record with has_states = false."""
-    from mwzrepro.dst_inputs import align_states, predictions_from_table
-    from mwzrepro.io import read_table
-    from mwzrepro.metrics.dst import score_corpus
+    from mwzrepro.dst.inputs import align_states, predictions_from_table
+    from mwzrepro.core.io import read_table
+    from mwzrepro.dst.metrics import score_corpus
 
     run = _Run(kw, "states", "subset")
     try:
@@ -287,8 +287,8 @@ def score_dst(predictions: Path, states: Path, dialogues: Path, missing: str,
 def score_dst_flags(flags: Path, states: Path | None, dialogues: Path | None,
                     registry: Path | None, **kw: Any) -> None:
     """Score per-slot correctness vectors (error-set local match, spec §7)."""
-    from mwzrepro.dst_inputs import align_flags, read_flag_file
-    from mwzrepro.metrics.dst import score_corpus_flags
+    from mwzrepro.dst.inputs import align_flags, read_flag_file
+    from mwzrepro.dst.metrics import score_corpus_flags
 
     if (states is None) != (dialogues is None):
         raise click.UsageError("--states and --dialogues go together")
@@ -314,8 +314,8 @@ def score_dst_flags(flags: Path, states: Path | None, dialogues: Path | None,
 @scoring_options
 def score_dst_human(logs_dir: Path, registry: Path | None, **kw: Any) -> None:
     """Score the human-evaluation logs (GT vs PR states, subset rule)."""
-    from mwzrepro.dst_inputs import read_human_eval_logs, select_dialogues
-    from mwzrepro.metrics.dst import score_corpus
+    from mwzrepro.dst.inputs import read_human_eval_logs, select_dialogues
+    from mwzrepro.dst.metrics import score_corpus
 
     run = _Run(kw, "log", "subset")
     paths = sorted(logs_dir.glob("*.json.txt"))
@@ -339,8 +339,8 @@ def score_dst_human(logs_dir: Path, registry: Path | None, **kw: Any) -> None:
 @scoring_options
 def score_dst_paired(input_: Path, registry: Path | None, **kw: Any) -> None:
     """Score a paired gold/predicted state file (subset rule, spec §10 item 1)."""
-    from mwzrepro.dst_inputs import read_paired_states, select_dialogues
-    from mwzrepro.metrics.dst import score_corpus
+    from mwzrepro.dst.inputs import read_paired_states, select_dialogues
+    from mwzrepro.dst.metrics import score_corpus
 
     run = _Run(kw, "paired", "subset")
     _verify(registry, [input_])
@@ -389,10 +389,10 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
 
     import pandas as pd
 
-    from mwzrepro.io import write_json, write_text
-    from mwzrepro.metrics.dst import fga_from_counts
-    from mwzrepro.metrics.signature import Signature, check_compatible
-    from mwzrepro.tables import render_table
+    from mwzrepro.core.io import write_json, write_text
+    from mwzrepro.dst.metrics import fga_from_counts
+    from mwzrepro.core.signature import Signature, check_compatible
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     files = sorted(scores_dir.glob("*/*.json"))
@@ -491,7 +491,7 @@ def _plot_svg(df, labels: dict[str, str], path: Path, marks: list[float]) -> Non
 
     One colour per system, one line style per gold version; columns are ``system@version``.
     """
-    from mwzrepro.plots import pyplot, save_svg, svg_style
+    from mwzrepro.core.plots import pyplot, save_svg, svg_style
 
     plt = pyplot()
 

@@ -31,8 +31,8 @@ def download(url: str | None, sha1: str | None, registry: Path | None, source_id
 
     Give either --url and --sha1 (what the pipeline does) or --sources and --id.
     """
-    from mwzrepro.errors import DownloadError
-    from mwzrepro.sources import Source, fetch, load_registry
+    from mwzrepro.core.errors import DownloadError
+    from mwzrepro.core.sources import Source, fetch, load_registry
 
     log = setup_logging(log_file)
     if registry is not None and source_id is not None:
@@ -52,10 +52,10 @@ def verify_raw(registry: Path, paths: list[Path]) -> None:
     """Verify raw input files against the registry entry whose ``data/raw/<path>`` they are.
 
     Raises:
-        mwzrepro.errors.DownloadError: a file has no registry entry or a different git blob id.
+        mwzrepro.core.errors.DownloadError: a file has no registry entry or a different git blob id.
     """
-    from mwzrepro.errors import DownloadError
-    from mwzrepro.sources import load_registry, verify_file
+    from mwzrepro.core.errors import DownloadError
+    from mwzrepro.core.sources import load_registry, verify_file
 
     by_path = {s.path: s for s in load_registry(registry).values()}
     for p in paths:
@@ -80,19 +80,19 @@ def verify_raw(registry: Path, paths: list[Path]) -> None:
 def ingest(fmt: str, inputs: tuple[Path, ...], dialog_acts: Path | None, registry: Path,
            split: str, out_dir: Path, log_file: Path | None) -> None:
     """Convert raw MultiWOZ files into the canonical Parquet tables of one (version, split)."""
-    from mwzrepro.ingest import CANONICAL_TABLES
-    from mwzrepro.io import write_table
+    from mwzrepro.prepare.ingest import CANONICAL_TABLES
+    from mwzrepro.core.io import write_table
 
     log = setup_logging(log_file)
     verify_raw(registry, list(inputs) + ([dialog_acts] if dialog_acts else []))
     if fmt == "convlab":
-        from mwzrepro.ingest.convlab import read_convlab
+        from mwzrepro.prepare.ingest.convlab import read_convlab
 
         if len(inputs) != 1:
             raise click.UsageError("--format convlab takes exactly one --input")
         tables, skipped = read_convlab(inputs[0], split)
     else:
-        from mwzrepro.ingest.sgd22 import read_mwz22
+        from mwzrepro.prepare.ingest.mwz22 import read_mwz22
 
         tables, skipped = read_mwz22(list(inputs), dialog_acts, split)
     for item in skipped:
@@ -112,8 +112,8 @@ def ingest(fmt: str, inputs: tuple[Path, ...], dialog_acts: Path | None, registr
 @log_option
 def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
     """Span-based re-delexicalization of the reference responses (one version, one split)."""
-    from mwzrepro.delex import build_references
-    from mwzrepro.io import read_table, write_table
+    from mwzrepro.prepare.delex.span import build_references
+    from mwzrepro.core.io import read_table, write_table
 
     log = setup_logging(log_file)
     unknown: Counter[str] = Counter()
@@ -136,9 +136,9 @@ def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
 def predictions(input_file: Path, registry: Path | None, turns: Path, out: Path, coverage: Path,
                 log_file: Path | None) -> None:
     """Validate and normalize one system's outputs (spec-standard-evaluation §2–3)."""
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import read_table, write_table
-    from mwzrepro.predictions import expected_turns, parse_predictions
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.prepare.predictions import expected_turns, parse_predictions
 
     log = setup_logging(log_file)
     if registry is not None:
@@ -177,8 +177,8 @@ def add_system(prediction_file: Path, name: str, registry: Path) -> None:
     """
     import re
 
-    from mwzrepro.errors import InputError
-    from mwzrepro.sources import git_blob_sha1, load_registry
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.sources import git_blob_sha1, load_registry
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", name):
         raise InputError(f"system name {name!r}: use lowercase letters, digits, '_', '.', '-'")

@@ -73,7 +73,7 @@ def parse_domain_sources(text: str) -> dict[str, str]:
     Raises:
         click.BadParameter: malformed entry or unknown source.
     """
-    from mwzrepro.active_domains import DOMAIN_SOURCES
+    from mwzrepro.standard.active_domains import DOMAIN_SOURCES
 
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -88,9 +88,9 @@ def parse_domain_sources(text: str) -> dict[str, str]:
 
 def _load_resources(eval_goals: Path, booked_domains: Path, gold_states: Path,
                     turn_domains: Path | None) -> dict[str, Any]:
-    from mwzrepro.goals import eval_goals_to_dict
-    from mwzrepro.gold_states import gold_states_to_dict
-    from mwzrepro.io import read_table
+    from mwzrepro.standard.goals import eval_goals_to_dict
+    from mwzrepro.standard.gold_states import gold_states_to_dict
+    from mwzrepro.core.io import read_table
 
     res: dict[str, Any] = {
         "goals": eval_goals_to_dict(read_table(eval_goals, "eval_goals")),
@@ -105,13 +105,13 @@ def _load_resources(eval_goals: Path, booked_domains: Path, gold_states: Path,
 
 def _lists(table) -> dict[str, list[list[str]]]:
     """``{dialogue_id: [domains per turn]}`` of a booked_domains or turn_domains table."""
-    from mwzrepro.booked import booked_domains_to_dict
+    from mwzrepro.standard.booked import booked_domains_to_dict
 
     return booked_domains_to_dict(table)
 
 
 def _database(paths: Mapping[str, Path], matching: str, threshold: float, verify: bool = True):
-    from mwzrepro.database import NORMATIVE_SHA256, VenueDatabase
+    from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
 
     return VenueDatabase.from_files(paths, matching=matching, threshold=threshold,
                                     expected_sha256=NORMATIVE_SHA256 if verify else None)
@@ -142,12 +142,12 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
           out_dir: Path, log_file: Path | None) -> None:
     """Evaluator resources of one (version, split): goals, booked domains, gold states and
     ground-truth turn domains (spec-standard-evaluation §5.2–5.4, §10)."""
-    from mwzrepro.active_domains import build_turn_domains
-    from mwzrepro.booked import build_booked_domains
-    from mwzrepro.goals import build_eval_goals
-    from mwzrepro.gold_states import build_gold_states
-    from mwzrepro.io import read_table, write_table
-    from mwzrepro.metrics.signature import NORMALIZATION_VERSION
+    from mwzrepro.standard.active_domains import build_turn_domains
+    from mwzrepro.standard.booked import build_booked_domains
+    from mwzrepro.standard.goals import build_eval_goals
+    from mwzrepro.standard.gold_states import build_gold_states
+    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.core.signature import NORMALIZATION_VERSION
 
     log = setup_logging(log_file)
     dl = read_table(dialogues, "dialogues")
@@ -205,9 +205,9 @@ def score_success(predictions: Path | None, references: Path | None, coverage: P
     metrics when the system's own states are used."""
     import pandas as pd
 
-    from mwzrepro.io import read_table, write_table
-    from mwzrepro.standard_inputs import prepare_predictions, prepare_references
-    from mwzrepro.standard_scores import (
+    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.standard.inputs import prepare_predictions, prepare_references
+    from mwzrepro.standard.scores import (
         coverage_scores,
         state_match_scores,
         success_scores,
@@ -273,9 +273,9 @@ def score_richness(predictions: Path | None, references: Path | None, system: st
 
     Dialogues are taken in the prediction file's order (kept by the ``predictions`` phase in
     the Parquet metadata; MSTTR depends on it), references in sorted id order."""
-    from mwzrepro.io import read_metadata, read_table, write_table
-    from mwzrepro.standard_inputs import dialogue_order
-    from mwzrepro.standard_scores import richness_scores
+    from mwzrepro.core.io import read_metadata, read_table, write_table
+    from mwzrepro.standard.inputs import dialogue_order
+    from mwzrepro.standard.scores import richness_scores
 
     log = setup_logging(log_file)
     if (predictions is None) == (references is None):
@@ -332,16 +332,16 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     """
     import yaml
 
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import read_table, write_json, write_text
-    from mwzrepro.standard_tables import (
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.standard.tables import (
         inform_success_plot,
         inform_success_table,
         metrics_summary,
         richness_table,
         state_match_table,
     )
-    from mwzrepro.tables import render_table
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     success_dir = scores_dir / "success"
@@ -426,9 +426,9 @@ def score(predictions_file: Path, version: str, setting: str, fmt: str, data_dir
     A missing dialogue is reported in the coverage and the rest is scored; an unknown
     dialogue id or a wrong number of turns stops with an error naming them.
     """
-    from mwzrepro.errors import InputError
-    from mwzrepro.io import read_table, write_json
-    from mwzrepro.standard_report import ScoreRequest, format_text, score_file
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_table, write_json
+    from mwzrepro.standard.report import ScoreRequest, format_text, score_file
 
     base = data_dir / version / "test"
     missing = [t for t in RESOURCE_TABLES if not (base / f"{t}.parquet").is_file()]

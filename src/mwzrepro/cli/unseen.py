@@ -45,7 +45,7 @@ def _split_of(path: Path) -> str:
 
 
 def _signature(metric: str, **fields: Any) -> str:
-    from mwzrepro.metrics.signature import Signature
+    from mwzrepro.core.signature import Signature
 
     return Signature(metric, fields).format()
 
@@ -85,7 +85,7 @@ def sgd_pools(sgd_dir: Path | None, schemas: tuple[Path, ...], dialogues: tuple[
               city_nicknames: str, food_pool_exclude: str, registry: Path | None, out: Path,
               report: Path, log_file: Path | None) -> None:
     """Build the SGD replacement pools (spec-unseen-entity-test-set §4.1–4.2)."""
-    from mwzrepro.io import write_json, write_table
+    from mwzrepro.core.io import write_json, write_table
     from mwzrepro.unseen.families import FAMILIES
     from mwzrepro.unseen.sgd_pools import (
         PoolParams,
@@ -141,7 +141,7 @@ def sgd_pools(sgd_dir: Path | None, schemas: tuple[Path, ...], dialogues: tuple[
 
 
 def _missing_sgd_files(registry: Path, schemas, dialogues, splits) -> dict[str, list[str]]:
-    from mwzrepro.sources import load_registry
+    from mwzrepro.core.sources import load_registry
 
     given = {p.as_posix().split("data/raw/", 1)[-1] for p in (*schemas, *dialogues)}
     given_names = {(p.parent.name, p.name) for p in (*schemas, *dialogues)}
@@ -220,9 +220,9 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
            export: Path, report: Path, log_file: Path | None) -> None:
     """Build and validate the unseen-entity copy of a test split (spec-unseen-entity-test-set
     Part A)."""
-    from mwzrepro.ingest import CANONICAL_TABLES
-    from mwzrepro.io import dumps_json, read_table, write_json, write_table, write_text
-    from mwzrepro.ingest.convlab import load_convlab
+    from mwzrepro.prepare.ingest import CANONICAL_TABLES
+    from mwzrepro.core.io import dumps_json, read_table, write_json, write_table, write_text
+    from mwzrepro.prepare.ingest.convlab import load_convlab
     from mwzrepro.unseen.build import SeenParams, load_databases, run_unseen
     from mwzrepro.unseen.testset import UnseenParams
 
@@ -284,8 +284,8 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
 def bias(states: Path, version: str, split: str, count_unit: str, out: Path, out_values: Path,
          log_file: Path | None) -> None:
     """H1/H0 and H∞/H0 per slot of one (version, split) (spec-unseen-entity-test-set §11)."""
-    from mwzrepro.io import read_table, write_table
-    from mwzrepro.metrics.entity_bias import bias_table, value_counts
+    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.unseen.bias import bias_table, value_counts
 
     log = setup_logging(log_file)
     counts = value_counts(read_table(states, "states"), count_unit)
@@ -336,10 +336,10 @@ def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], bias_spl
     """Entity-bias tables in paper Table 2 shape, metrics JSON and plot (spec §11, §13)."""
     import pandas as pd
 
-    from mwzrepro.io import read_metadata, read_table, write_json, write_text
-    from mwzrepro.metrics.entity_bias import TABLE2, table2_comparison
-    from mwzrepro.metrics.entity_bias_plot import plot_data, plot_value_distribution
-    from mwzrepro.tables import render_table
+    from mwzrepro.core.io import read_metadata, read_table, write_json, write_text
+    from mwzrepro.unseen.bias import TABLE2, table2_comparison
+    from mwzrepro.unseen.bias_plot import plot_data, plot_value_distribution
+    from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
     if scores_dir is not None:

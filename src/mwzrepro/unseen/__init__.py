@@ -13,5 +13,5 @@ dataset (SGD) that occurs nowhere in MultiWOZ's seen material. Modules, in pipel
 * :mod:`~mwzrepro.unseen.validate` — mapping and leak reports, acceptance checks (§9, §13);
 * :mod:`~mwzrepro.unseen.build` — one call from inputs to every artefact.
 
-The entity-bias measures (Part B) are in :mod:`mwzrepro.metrics.entity_bias`.
+The entity-bias measures (Part B) are in :mod:`mwzrepro.unseen.bias`.
 """

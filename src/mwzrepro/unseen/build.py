@@ -2,7 +2,7 @@
 (spec-unseen-entity-test-set §9): the new test set in the base layout and as canonical tables,
 the admissible pool, the mapping and leak reports, and the validation report.
 
-The library never reads pipeline paths: :func:`mwzrepro.ingest.convlab.load_convlab` and :func:`load_databases`
+The library never reads pipeline paths: :func:`mwzrepro.prepare.ingest.convlab.load_convlab` and :func:`load_databases`
 take explicit files, and :func:`run_unseen` works on in-memory data.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.ingest import IngestError
-from mwzrepro.ingest.convlab import convert_dialogues
+from mwzrepro.prepare.ingest import IngestError
+from mwzrepro.prepare.ingest.convlab import convert_dialogues
 from mwzrepro.unseen.entities import (
     DEFAULT_SEED_ALIASES,
     DEFAULT_UNANNOTATED_EXCLUDE,

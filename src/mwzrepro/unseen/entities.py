@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mwzrepro.consistency_params import DEFAULT_SEED_ALIASES
+from mwzrepro.consistency.params import DEFAULT_SEED_ALIASES
 from mwzrepro.unseen.families import (
     ACT_SLOT_ROLES,
     BOOKED_ROLES,

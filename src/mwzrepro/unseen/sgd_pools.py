@@ -8,7 +8,7 @@ For each family, strings are collected from the SGD (service, slot) sources of
 (the most frequent spelling) and cleaned. The unseen filter against MultiWOZ (§4.3, §5) is a
 separate step (:mod:`mwzrepro.unseen.seen`), because it depends on the base test set.
 
-The pool table (``sgd_pool`` in :mod:`mwzrepro.schemas`) has one row per (family, key) with
+The pool table (``sgd_pool`` in :mod:`mwzrepro.core.schemas`) has one row per (family, key) with
 columns ``family``, ``key``, ``surface``, ``sources`` (sorted ``Service:slot`` strings),
 ``n_raw`` (raw occurrences behind the key) and ``categories`` (Travel_1 categories seen next to
 an attraction name in ``service_results``; empty for other families).
@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.ingest import IngestError
+from mwzrepro.prepare.ingest import IngestError
 from mwzrepro.unseen.families import (
     DEFAULT_CITY_NICKNAMES,
     DEFAULT_FOOD_POOL_EXCLUDE,

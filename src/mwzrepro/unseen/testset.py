@@ -15,6 +15,8 @@ layout (``{dialogue id: {"goal": ..., "log": [...]}}``).
 
 from __future__ import annotations
 
+from mwzrepro.core.errors import MwzreproError
+
 import bisect
 import copy
 import hashlib
@@ -70,7 +72,7 @@ __all__ = [
 EntityKey = tuple[str, str]
 
 
-class ExhaustedPoolError(ValueError):
+class ExhaustedPoolError(MwzreproError, ValueError):
     """No admissible candidate is left for an entity (§7 step 5); names dialogue and family."""
 
 

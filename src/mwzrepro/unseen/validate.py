@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.ingest.convlab import EMPTY_MARKERS
+from mwzrepro.prepare.ingest.convlab import EMPTY_MARKERS
 from mwzrepro.unseen.entities import EntityCatalog, act_role, goal_role, state_role
 from mwzrepro.unseen.families import BOOKED_ROLES, POOL_MINIMUMS
 from mwzrepro.unseen.seen import SeenSet

@@ -1,0 +1,85 @@
+"""Corpus BLEU of normalized responses against span-based references, with sacrebleu.
+
+Settings are sacrebleu's defaults, as the reference evaluator uses them
+(spec-standard-evaluation §11): 13a tokenization, case-sensitive, exponential smoothing,
+4-grams, one reference stream. The score is unrounded, on sacrebleu's 0–100 scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from sacrebleu.metrics import BLEU
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
+
+__all__ = ["BleuResult", "corpus_bleu"]
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    """BLEU (0–100, unrounded), the number of scored turns, and the signatures: ours (all
+    settings) and sacrebleu's own."""
+
+    score: float
+    turns: int
+    signature: Signature
+    sacrebleu_signature: str
+
+
+@lru_cache(maxsize=8)
+def _scorer(references: tuple[str, ...]) -> BLEU:
+    """A sacrebleu BLEU with the reference statistics pre-computed (sacrebleu's own reference
+    cache): scoring many systems against the same references tokenizes them once."""
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(references=[list(references)])
+
+
+def corpus_bleu(
+    predictions: pd.DataFrame, references: pd.DataFrame, version: str, system: str,
+    reference_set: str = "span",
+) -> BleuResult:
+    """Score one system against one version's references.
+
+    Args:
+        predictions: a ``predictions`` table (``response_norm`` is the hypothesis).
+        references: a ``references`` table (``reference`` is the reference).
+        version: dataset version of the references (``mwz21``), for the signature.
+        system: system name, for the signature.
+        reference_set: name of the reference delexicalization scheme, for the signature.
+
+    Returns:
+        :class:`BleuResult` over the predicted turns (a missing dialogue is simply absent, as
+        in the reference evaluator, spec §2.3).
+
+    Raises:
+        InputError: a predicted turn has no reference.
+    """
+    merged = predictions[["dialogue_id", "turn", "response_norm"]].merge(
+        references[["dialogue_id", "turn", "reference"]], on=["dialogue_id", "turn"],
+        how="left", validate="one_to_one",
+    )
+    missing = merged[merged["reference"].isna()]
+    if len(missing):
+        first = missing.iloc[0]
+        raise InputError(
+            f"{system}: {len(missing)} predicted turn(s) have no {version} reference, first "
+            f"dialogue {first.dialogue_id} turn {first.turn}"
+        )
+    bleu = _scorer(tuple(merged["reference"].tolist()))
+    score = bleu.corpus_score(merged["response_norm"].tolist(), None)
+    sb_sig = bleu.get_signature()
+    fields: dict[str, object] = {"system": system, "ver": version, "split": "test",
+                                 "ref": reference_set, "norm": NORMALIZATION_VERSION}
+    for part in sb_sig.format(short=False).split("|"):
+        key, _, value = part.partition(":")
+        fields["sacrebleu" if key == "version" else key] = value
+    return BleuResult(float(score.score), len(merged), Signature("BLEU", fields),
+                      sb_sig.format(short=False))

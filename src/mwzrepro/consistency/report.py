@@ -1,0 +1,221 @@
+"""Report tables of the annotation-consistency correction: the paper's Table 1 (dialogues) and
+Table 6 (turns) shapes next to the published numbers, the per-slot user/system provenance
+(Figure 4), the comparison with the spec's expected values (§9.4) and tolerances (§12.7–12.8),
+and Table 3 (manual verification) recomputed from its confusion matrix.
+
+Inputs are the :func:`mwzrepro.consistency.counts.count_changes` frames keyed by
+``(version, split)`` and the parsed ``qian2021.yaml`` (``published``: ``table1``/``table6`` rows
+``[domain, slot, count, percent]`` per split, ``spec_expected`` rows as mappings, ``table3``).
+Cells of the rendered tables are strings ``count (pct%)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from mwzrepro.consistency.counts import (
+    PAPER_EXEMPT,
+    TABLE_ROWS,
+    paper_tolerance_ok,
+    spec_tolerance_ok,
+    verification_stats,
+)
+
+__all__ = [
+    "version_label",
+    "published_rows",
+    "spec_rows",
+    "counts_table",
+    "provenance_table",
+    "reference_table",
+    "table3_frame",
+    "spec_dialogues_ok",
+]
+
+Key = tuple[str, str]
+
+
+def version_label(version: str) -> str:
+    """``mwz21`` → ``2.1``, ``mwz20`` → ``2.0`` (other labels unchanged)."""
+    if version.startswith("mwz") and version[3:].isdigit() and len(version) == 5:
+        return f"{version[3]}.{version[4]}"
+    return version
+
+
+def published_rows(published: Mapping[str, Any], table: str, split: str
+                   ) -> dict[Key, tuple[float, float]]:
+    """``{(domain, slot): (count, percent)}`` of the paper's ``table1``/``table6`` column."""
+    return {(r[0], r[1] or ""): (r[2], r[3]) for r in published[table][split]}
+
+
+def spec_rows(published: Mapping[str, Any], split: str) -> dict[Key, dict[str, float]]:
+    """``{(domain, slot): {dialogues, turns, detections?, dialogue_pct?, turn_pct?}}`` of §9.4."""
+    return {(r["domain"], r["slot"] or ""): r for r in published["spec_expected"].get(split, [])}
+
+
+def _cell(count: float, pct: float, decimals: int) -> str:
+    if pct != pct:  # NaN
+        return f"{int(count)}"
+    return f"{int(count)} ({pct:.{decimals}f}%)"
+
+
+def counts_table(
+    counts: Mapping[tuple[str, str], pd.DataFrame],
+    published: Mapping[str, Any],
+    unit: str,
+) -> pd.DataFrame:
+    """Table 1 (``unit="dialogues"``) or Table 6 (``unit="turns"``) with every measured
+    (version, split) column, the spec's expected 2.1 values and the paper's columns.
+
+    Returns:
+        24 rows (:data:`TABLE_ROWS`); columns ``domain``, ``slot``, then per split (val, test,
+        then others): measured ``<version> <split>`` columns, ``spec 2.1 <split>`` (counts of
+        §9.4), ``paper <split> (2.2)``; finally ``paper train (2.2)``.
+    """
+    if unit not in ("dialogues", "turns"):
+        raise ValueError(f"unit must be 'dialogues' or 'turns', not {unit!r}")
+    pct_col = "dialogue_pct" if unit == "dialogues" else "turn_pct"
+    decimals = 1 if unit == "dialogues" else 2
+    table = "table1" if unit == "dialogues" else "table6"
+    splits = sorted({s for _, s in counts}, key=lambda s: ({"val": 0, "test": 1}.get(s, 2), s))
+    df = pd.DataFrame(TABLE_ROWS, columns=["domain", "slot"])
+    for split in splits:
+        for version in sorted(v for v, s in counts if s == split):
+            c = counts[(version, split)].set_index(["domain", "slot"])
+            df[f"{version_label(version)} {split}"] = [
+                _cell(c.loc[k, unit], c.loc[k, pct_col], decimals) for k in TABLE_ROWS]
+        spec = spec_rows(published, split)
+        if spec:
+            df[f"spec 2.1 {split}"] = [
+                "–" if k not in spec else (
+                    _cell(spec[k][unit], spec[k].get(pct_col, float("nan")), decimals))
+                for k in TABLE_ROWS]
+        if split in published.get(table, {}):
+            paper = published_rows(published, table, split)
+            df[f"paper {split} (2.2)"] = [_cell(*paper[k], decimals) if k in paper else "–"
+                                          for k in TABLE_ROWS]
+    if "train" in published.get(table, {}) and "train" not in splits:
+        paper = published_rows(published, table, "train")
+        df["paper train (2.2)"] = [_cell(*paper[k], decimals) if k in paper else "–"
+                                   for k in TABLE_ROWS]
+    return df
+
+
+def provenance_table(counts: Mapping[tuple[str, str], pd.DataFrame]) -> pd.DataFrame:
+    """Per (version, split, domain, slot): detections, user-side and system-side detections and
+    the user share in percent (§8 item 7, the paper's Figure 4)."""
+    rows = []
+    for (version, split), c in sorted(counts.items()):
+        for r in c[c["slot"].isin(["total", ""]) == False].itertuples(index=False):  # noqa: E712
+            rows.append({"version": version_label(version), "split": split, "domain": r.domain,
+                         "slot": r.slot, "detections": int(r.detections),
+                         "user": int(r.user_detections), "system": int(r.system_detections),
+                         "user share %": float(r.user_share_pct)})
+    df = pd.DataFrame(rows)
+    if len(df):
+        df["user share %"] = df["user share %"].astype("float64")
+    return df
+
+
+def reference_table(
+    counts: Mapping[tuple[str, str], pd.DataFrame],
+    published: Mapping[str, Any],
+    version: str = "mwz21",
+) -> pd.DataFrame:
+    """Measured 2.1 counts against the spec's expected values (§9.4, tolerance §12.7) and the
+    paper's Table 1 (tolerance §12.8), one row per (split, domain, slot) with a reference.
+
+    Columns: ``split``, ``domain``, ``slot``; ``dialogues``, ``spec dialogues``, ``turns``,
+    ``spec turns``, ``detections``, ``spec detections`` (ints, None where the spec has no
+    number); ``within spec`` — the §12.7 acceptance: the dialogue count within ±3 or ±3 %
+    (whichever is larger), for totals the percentages within ±1 point; ``turns/detections
+    within`` — the same ±3/±3 % band applied to turns and detections (informative);
+    ``paper dialogues`` and ``within paper`` (§12.8; ``exempt`` for the exempt cells).
+    Flags are the strings ``yes``/``no`` (``–`` when not applicable).
+    """
+    rows = []
+    for (ver, split), c in sorted(counts.items()):
+        if ver != version:
+            continue
+        cc = c.set_index(["domain", "slot"])
+        spec = spec_rows(published, split)
+        paper = published_rows(published, "table1", split) if split in published.get(
+            "table1", {}) else {}
+        for k in TABLE_ROWS:
+            if k not in spec and k not in paper:
+                continue
+            m = cc.loc[k]
+            s = spec.get(k)
+            p = paper.get(k)
+            is_total = k[1] in ("total", "")
+            row: dict[str, Any] = {
+                "split": split, "domain": k[0], "slot": k[1],
+                "dialogues": int(m["dialogues"]),
+                "spec dialogues": _int(s, "dialogues"),
+                "turns": int(m["turns"]),
+                "spec turns": _int(s, "turns"),
+                "detections": None if is_total else int(m["detections"]),
+                "spec detections": _int(s, "detections"),
+                "within spec": "–" if s is None else _yes(spec_dialogues_ok(m, s, k)),
+                "turns/detections within": "–" if s is None else _yes(
+                    spec_tolerance_ok(m["turns"], s["turns"])
+                    and ("detections" not in s
+                         or spec_tolerance_ok(m["detections"], s["detections"]))),
+                "paper dialogues": None if p is None else int(p[0]),
+            }
+            if p is None:
+                row["within paper"] = "–"
+            elif (split, k[0], k[1]) in PAPER_EXEMPT:
+                row["within paper"] = "exempt"
+            elif k[0] == "total":
+                row["within paper"] = _yes(paper_tolerance_ok(m["dialogue_pct"], p[1], "total"))
+            elif k[1] == "total":
+                row["within paper"] = _yes(
+                    paper_tolerance_ok(m["dialogue_pct"], p[1], "domain_total"))
+            else:
+                row["within paper"] = _yes(paper_tolerance_ok(m["dialogues"], p[0], "slot"))
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    for col in ("spec dialogues", "spec turns", "detections", "spec detections",
+                "paper dialogues"):
+        if col in df:
+            df[col] = pd.Series([None if v is None or v != v else int(v) for v in df[col]],
+                                dtype=object, index=df.index)
+    return df
+
+
+def _int(row: Mapping[str, Any] | None, key: str) -> int | None:
+    return None if row is None or key not in row else int(row[key])
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def spec_dialogues_ok(m: Mapping[str, Any], s: Mapping[str, Any], key: Key) -> bool:
+    """The §12.7 acceptance for one cell: totals with a percentage within ±1 point; otherwise
+    the dialogue count within ±3 or ±3 %, whichever is larger."""
+    if key[1] in ("total", "") and "dialogue_pct" in s:
+        ok = abs(m["dialogue_pct"] - s["dialogue_pct"]) <= 1.0
+        if "turn_pct" in s:
+            ok = ok and abs(m["turn_pct"] - s["turn_pct"]) <= 1.0
+        return bool(ok)
+    return bool(spec_tolerance_ok(m["dialogues"], s["dialogues"]))
+
+
+def table3_frame(published: Mapping[str, Any]) -> pd.DataFrame:
+    """Table 3: the paper's confusion matrix and precision/recall/F1/accuracy recomputed from it
+    (fractions), next to the values stated in the paper's text (§9.3, D12)."""
+    t3 = published["table3"]
+    tp, fp = t3["modified"]["judged_correct"], t3["modified"]["judged_wrong"]
+    tn, fn = t3["unmodified"]["judged_correct"], t3["unmodified"]["judged_wrong"]
+    stats = verification_stats(tp, fp, tn, fn)
+    stated = t3.get("stated_in_text", {})
+    return pd.DataFrame([
+        {"statistic": k, "recomputed": v, "stated in paper": stated.get(k)}
+        for k, v in stats.items()
+    ] + [{"statistic": "matrix", "recomputed": None,
+          "stated in paper": f"modified {tp}/{fp}, unmodified {tn}/{fn} (true/false)"}])

@@ -1,0 +1,154 @@
+"""Deterministic, atomic file output: Parquet tables, JSON and text.
+
+Every artefact of the pipeline is written through this module so that the same inputs give
+byte-identical files (design.md, "Determinism"):
+
+* Parquet: validated against its :mod:`mwzrepro.core.schemas` table, rows sorted by the table key,
+  no index, explicit Arrow schema, fixed codec, no pandas metadata (so the pandas version is not
+  written into the file), user metadata as sorted JSON under the key ``mwzrepro``.
+* JSON: sorted keys only where asked, fixed indentation, trailing newline, UTF-8.
+* Every file is written to a temporary sibling and renamed into place, so a failure never leaves
+  a half-written output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.schemas import TABLES, arrow_schema, validate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "atomic_path",
+    "write_table",
+    "read_table",
+    "read_metadata",
+    "write_json",
+    "write_text",
+    "dumps_json",
+]
+
+_META_KEY = b"mwzrepro"
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; rename it onto ``path`` if the block succeeds.
+
+    The parent directory is created. On any exception the temporary file is removed and
+    ``path`` is left untouched.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
+        os.replace(tmp_path, target)
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def write_table(
+    df: pd.DataFrame,
+    path: str | os.PathLike[str],
+    table: str,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """Validate ``df`` as table ``table``, sort it by the key and write it atomically.
+
+    Args:
+        df: rows of the table (any row order, any index).
+        path: destination ``.parquet`` file.
+        table: a key of :data:`mwzrepro.core.schemas.TABLES`.
+        metadata: JSON-serialisable provenance (signature, parameters) stored in the file.
+
+    Raises:
+        mwzrepro.core.schemas.SchemaError: ``df`` does not match the table.
+    """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spec = TABLES[table]
+    df = validate(df, table, where=str(path))
+    if spec.key:
+        df = df.sort_values(list(spec.key), kind="mergesort")
+    df = df.reset_index(drop=True)
+    arrays = {}
+    schema = arrow_schema(spec)
+    for fld in schema:
+        values = df[fld.name]
+        if pa.types.is_list(fld.type):
+            data = [None if v is None else list(v) for v in values.tolist()]
+        else:
+            data = [None if pd.isna(v) else v for v in values.tolist()]
+        arrays[fld.name] = pa.array(data, type=fld.type)
+    tbl = pa.Table.from_pydict(arrays, schema=schema)
+    meta = {"table": table, **(metadata or {})}
+    tbl = tbl.replace_schema_metadata({_META_KEY: dumps_json(meta, indent=None).encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(
+            tbl,
+            tmp,
+            compression="zstd",
+            compression_level=3,
+            use_dictionary=True,
+            write_statistics=True,
+        )
+
+
+def read_table(path: str | os.PathLike[str], table: str) -> pd.DataFrame:
+    """Read a Parquet file written by :func:`write_table` and validate it as ``table``.
+
+    Raises:
+        FileNotFoundError: ``path`` does not exist.
+        mwzrepro.core.schemas.SchemaError: the file does not match the table.
+    """
+    import pyarrow.parquet as pq
+
+    tbl = pq.read_table(path)
+    df = tbl.to_pandas()
+    for name, col in TABLES[table].columns.items():
+        if col.type == "list<string>" and name in df:
+            df[name] = [None if v is None else [str(x) for x in v] for v in df[name]]
+    return validate(df, table, where=str(path))
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The provenance dictionary stored by :func:`write_table` (``{}`` if none)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(_META_KEY)
+    return json.loads(raw) if raw else {}
+
+
+def dumps_json(obj: Any, indent: int | None = 2, sort_keys: bool = False) -> str:
+    """Deterministic JSON text (UTF-8, no ASCII escaping, fixed separators)."""
+    seps = (",", ": ") if indent is not None else (",", ":")
+    return json.dumps(obj, indent=indent, sort_keys=sort_keys, ensure_ascii=False, separators=seps)
+
+
+def write_json(obj: Any, path: str | os.PathLike[str], sort_keys: bool = False) -> None:
+    """Write ``obj`` as indented JSON with a trailing newline, atomically."""
+    write_text(dumps_json(obj, indent=2, sort_keys=sort_keys) + "\n", path)
+
+
+def write_text(text: str, path: str | os.PathLike[str]) -> None:
+    """Write UTF-8 ``text`` atomically (``\\n`` line ends)."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")

@@ -1,0 +1,118 @@
+"""Signatures: a short string recording every setting behind a number (design.md).
+
+In the spirit of sacrebleu's ``BLEU|nrefs:1|case:mixed|...|version:2.6.0``: the metric name
+first, then ``key:value`` fields in a fixed order, the package version last. Two numbers may
+share a table column only if their signatures agree on every field except the ones a table is
+allowed to vary (usually ``system``).
+
+Example:
+    >>> s = Signature("BLEU", {"ver": "mwz21", "ref": "span", "tok": "13a"})
+    >>> s.format()
+    'BLEU|ver:mwz21|ref:span|tok:13a|v:0.1.0'
+    >>> Signature.parse(s.format()) == s
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from mwzrepro import __version__
+from mwzrepro.core.errors import MwzreproError
+
+__all__ = ["Signature", "SignatureMismatch", "check_compatible", "NORMALIZATION_VERSION"]
+
+#: Version of the response/state normalization rules (spec-standard-evaluation §3–4 as of the
+#: reference evaluator's 2022-06-10 behaviour). Bump it whenever a rule changes.
+NORMALIZATION_VERSION = "mwzeval-2022-06-10"
+
+
+class SignatureMismatch(MwzreproError, ValueError):
+    """Numbers with different settings were about to be put into one table column."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A metric name and its ordered settings; ``v`` (package version) is appended last.
+
+    Args:
+        metric: metric name, e.g. ``"BLEU"``, ``"Inform"``, ``"JGA"``.
+        fields: ordered ``{key: value}``; values are rendered with ``str`` (booleans as
+            ``yes``/``no``); ``None`` values are omitted.
+    """
+
+    metric: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+    version: str = __version__
+
+    def items(self) -> list[tuple[str, str]]:
+        """The rendered ``(key, value)`` pairs, in order, ``v`` last."""
+        out = []
+        for k, v in self.fields.items():
+            if v is None:
+                continue
+            if isinstance(v, bool):
+                v = "yes" if v else "no"
+            out.append((k, str(v)))
+        out.append(("v", self.version))
+        return out
+
+    def format(self) -> str:
+        """``METRIC|key:value|...|v:VERSION``."""
+        return "|".join([self.metric] + [f"{k}:{v}" for k, v in self.items()])
+
+    __str__ = format
+
+    @classmethod
+    def parse(cls, text: str) -> Signature:
+        """Inverse of :meth:`format` (all values come back as strings).
+
+        Raises:
+            ValueError: a field is not ``key:value``.
+        """
+        metric, *parts = text.split("|")
+        fields: dict[str, object] = {}
+        version = __version__
+        for part in parts:
+            key, sep, value = part.partition(":")
+            if not sep:
+                raise ValueError(f"malformed signature field {part!r} in {text!r}")
+            if key == "v":
+                version = value
+            else:
+                fields[key] = value
+        return cls(metric, fields, version)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Signature) and self.format() == other.format()
+
+    def __hash__(self) -> int:
+        return hash(self.format())
+
+    def without(self, keys: Iterable[str]) -> Signature:
+        """The same signature with the fields ``keys`` removed."""
+        drop = set(keys)
+        return Signature(
+            self.metric, {k: v for k, v in self.fields.items() if k not in drop}, self.version
+        )
+
+
+def check_compatible(signatures: Iterable[str | Signature], vary: Iterable[str] = ("system",),
+                     where: str = "") -> None:
+    """Raise unless all signatures agree on every field outside ``vary``.
+
+    Raises:
+        SignatureMismatch: naming ``where`` and the two disagreeing signatures.
+    """
+    vary = tuple(vary)
+    first: Signature | None = None
+    for sig in signatures:
+        s = Signature.parse(sig) if isinstance(sig, str) else sig
+        if first is None:
+            first = s
+        elif s.without(vary) != first.without(vary):
+            raise SignatureMismatch(
+                f"{where + ': ' if where else ''}cannot put numbers with different settings "
+                f"in one column: {first.format()} vs {s.format()}"
+            )

@@ -1,0 +1,1 @@
+"""Delexicalization of reference responses: one module per style."""

@@ -1,0 +1,135 @@
+"""System outputs in the reference evaluator's input format → a validated ``predictions`` table.
+
+Input (spec-standard-evaluation §2.1): ``{dialogue id: [{"response": str, "state": {...}
+(optional), "active_domains": [...] (optional)}, ...]}``, one entry per system turn in order.
+
+Validation against the test set (the system turns of a canonical ``turns`` table):
+
+* an id that is not a test dialogue (after lowercasing and dropping ``.json``) is an error;
+* more turns than the dialogue has is an error;
+* a non-string response, a non-object state or a non-list active_domains is an error;
+* a missing dialogue or missing trailing turns are allowed (the reference evaluator scores the
+  given prefix, §2.3) but always reported in the ``coverage`` table, never silently dropped;
+  with ``allow_missing_turns=False`` missing trailing turns are an error as well.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.normalize import normalize_response
+
+__all__ = ["parse_predictions", "expected_turns"]
+
+
+def expected_turns(turns: pd.DataFrame) -> dict[str, int]:
+    """Number of system turns per dialogue of a canonical ``turns`` table."""
+    system = turns[turns["speaker"] == "system"]
+    return {str(k): int(v) for k, v in system.groupby("dialogue_id").size().items()}
+
+
+def parse_predictions(
+    data: Any,
+    expected: Mapping[str, int],
+    source: str = "<predictions>",
+    allow_missing_turns: bool = True,
+    unknown_placeholders: Counter[str] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Validate and normalize one prediction file.
+
+    Args:
+        data: the parsed JSON.
+        expected: ``{dialogue_id: number of system turns}`` of the test set.
+        source: file name for error messages.
+        allow_missing_turns: accept dialogues with fewer turns than the test set (reported).
+        unknown_placeholders: receives counts of placeholder names normalization deleted.
+
+    Returns:
+        ``(predictions, coverage)``: a ``predictions`` table (response, response_norm per
+        spec-standard-evaluation §3, state_json, active_domains) and a ``coverage`` table with
+        one row per *test* dialogue (``predicted_turns`` 0 for a missing dialogue).
+
+    Raises:
+        InputError: malformed structure, unknown dialogue ids (all listed, up to 10), too many
+            turns, or bad field types; the message names the file, dialogue and turn.
+    """
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}")
+    ids = {}
+    for raw_id in data:
+        did = str(raw_id).lower()
+        did = did[:-5] if did.endswith(".json") else did
+        if did in ids:
+            raise InputError(f"{source}: dialogue ids {ids[did]!r} and {raw_id!r} collide")
+        ids[did] = raw_id
+    unknown = sorted(d for d in ids if d not in expected)
+    if unknown:
+        more = f" (+{len(unknown) - 10} more)" if len(unknown) > 10 else ""
+        raise InputError(
+            f"{source}: {len(unknown)} dialogue id(s) not in the test set: "
+            f"{', '.join(unknown[:10])}{more}"
+        )
+    rows = []
+    for did, raw_id in ids.items():
+        turns = data[raw_id]
+        where = f"{source}: dialogue {raw_id}"
+        if not isinstance(turns, list):
+            raise InputError(f"{where}: value must be a list of turns")
+        if len(turns) > expected[did]:
+            raise InputError(
+                f"{where}: {len(turns)} turns, but the test set has {expected[did]} system turns"
+            )
+        if len(turns) < expected[did] and not allow_missing_turns:
+            raise InputError(
+                f"{where}: {len(turns)} turns, but the test set has {expected[did]} system turns"
+            )
+        for i, turn in enumerate(turns):
+            rows.append(_parse_turn(did, i, turn, f"{where}, turn {i}", unknown_placeholders))
+    preds = pd.DataFrame(
+        rows,
+        columns=["dialogue_id", "turn", "response", "response_norm", "state_json",
+                 "active_domains"],
+    )
+    given = preds.groupby("dialogue_id").size().to_dict() if len(preds) else {}
+    coverage = pd.DataFrame(
+        [
+            {"dialogue_id": d, "expected_turns": n, "predicted_turns": int(given.get(d, 0))}
+            for d, n in sorted(expected.items())
+        ],
+        columns=["dialogue_id", "expected_turns", "predicted_turns"],
+    )
+    return preds, coverage
+
+
+def _parse_turn(did: str, i: int, turn: Any, where: str,
+                unknown: Counter[str] | None) -> dict[str, Any]:
+    if not isinstance(turn, dict):
+        raise InputError(f"{where}: each turn must be an object with a 'response'")
+    response = turn.get("response")
+    if not isinstance(response, str):
+        raise InputError(f"{where}: 'response' must be a string, got {type(response).__name__}")
+    state_json = None
+    if "state" in turn:
+        state = turn["state"]
+        if not isinstance(state, dict) or not all(isinstance(v, dict) for v in state.values()):
+            raise InputError(f"{where}: 'state' must be an object {{domain: {{slot: value}}}}")
+        state_json = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+    domains = None
+    if "active_domains" in turn:
+        domains = turn["active_domains"]
+        if not isinstance(domains, list) or not all(isinstance(d, str) for d in domains):
+            raise InputError(f"{where}: 'active_domains' must be a list of domain names")
+    return {
+        "dialogue_id": did,
+        "turn": i,
+        "response": response,
+        "response_norm": normalize_response(response, unknown),
+        "state_json": state_json,
+        "active_domains": domains,
+    }

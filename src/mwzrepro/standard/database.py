@@ -1,0 +1,425 @@
+"""The venue database of the reference evaluator and its query (spec-standard-evaluation §5.1,
+§6, §7).
+
+Four domains have a database: restaurant, hotel, attraction, train (taxi, police, hospital do
+not). :meth:`VenueDatabase.query` returns the ids of the entities that satisfy a state or goal
+constraint dict, in database-file order, exactly as MultiWOZ_Evaluation 2022-06-10 does.
+
+**Which files.** The normative bytes (§5.1) are listed in :data:`NORMATIVE_SHA256`:
+
+* attraction, hotel, train: ``Tomiinek/MultiWOZ_Evaluation/<commit>/mwzeval/data/database/``
+  (``mwzeval-database-{attraction,hotel,train}-db`` in ``workflow/resources/sources.yaml``);
+  the MultiWOZ repository's attraction file differs (``mutliple sports`` typo), and
+  ConvLab-2's hotel file differs too;
+* restaurant: ``budzianowski/multiwoz/<commit>/db/restaurant_db.json`` (56,391 bytes; source
+  ``multiwoz-db-restaurant-db``; ConvLab-2's copy is identical). The evaluator repository's
+  newest ``restaurant_db.json`` (56,487 bytes, sha256 ``68628554…``) is the 2022-08-21 file
+  with ``phone`` added to three restaurants (§15) and is **not** normative.
+
+:meth:`VenueDatabase.from_files` refuses other bytes unless told otherwise.
+
+**Loading** (§5.1): delete :data:`DELETED_FIELDS`; rename fields with :func:`database_field`;
+the queryable keys of a domain are the field names of its **first** entity.
+
+**Query** (§6): see :meth:`VenueDatabase.query`. Fuzzy keys (:data:`FUZZY_KEYS`) use
+:func:`mwzrepro.core.fuzzy.make_matcher` in the chosen matching mode (``reference`` or
+``optimal``) with the threshold (default 90, accept ``score >= threshold``).
+
+**Ids.** Entities are identified by ``id`` (restaurant, hotel, attraction; strings such as
+``"19214"``, ``"0"``) or ``trainid`` (train, e.g. ``"TR7075"``), as in the reference. Train ids
+are **not unique** in the normative file (2,828 trains, 2,462 distinct ids: the same id runs on
+other days/routes), so a query result can repeat an id and two different trains can share one;
+Inform compares these ids as the reference does.
+
+**Speed.** Each key's entity values are indexed once as bit masks over the entities, per
+distinct value; a query decides each distinct value once (fuzzy decisions are memoized per
+(database value, query value)) and intersects masks. Whole query results are memoized per
+(domain, queryable constraint items).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.fuzzy import MATCHING_MODES, make_matcher
+from mwzrepro.core.normalize import normalize_value, time_to_minutes
+
+__all__ = [
+    "DB_DOMAINS",
+    "DELETED_FIELDS",
+    "FUZZY_KEYS",
+    "TIME_KEYS",
+    "DONTCARE_VALUES",
+    "ID_FIELD",
+    "NORMATIVE_SHA256",
+    "UNKNOWN_VALUE",
+    "database_field",
+    "file_sha256",
+    "VenueDatabase",
+]
+
+#: Domains with a venue database, in the reference's loading order.
+DB_DOMAINS = ("restaurant", "attraction", "hotel", "train")
+
+#: §5.1 step 1: fields deleted from every entity before anything else.
+DELETED_FIELDS: Mapping[str, frozenset[str]] = {
+    "attraction": frozenset({"location", "openhours"}),
+    "hotel": frozenset({"location", "price", "takesbookings"}),
+    "restaurant": frozenset({"location", "introduction", "signature"}),
+    "train": frozenset(),
+}
+
+#: §6: keys compared with ``partial_ratio(entity value, query value) >= threshold``.
+FUZZY_KEYS: Mapping[str, frozenset[str]] = {
+    "hotel": frozenset({"name"}),
+    "attraction": frozenset({"name"}),
+    "restaurant": frozenset({"name", "food"}),
+    "train": frozenset({"departure", "destination"}),
+}
+
+#: §6: keys compared in minutes (4.8): ``arrive`` passes iff entity ≤ query ("arrive by"),
+#: ``leave`` iff entity ≥ query ("leave after").
+TIME_KEYS = frozenset({"arrive", "leave"})
+
+#: §6 step 2: raw constraint values (case-sensitive, before normalization) that leave a key
+#: unconstrained.
+DONTCARE_VALUES = frozenset(
+    {"dontcare", "not mentioned", "don't care", "dont care", "do n't care", "do not care"}
+)
+
+#: §5.1: the field whose value identifies an entity in query results.
+ID_FIELD: Mapping[str, str] = {
+    "restaurant": "id",
+    "hotel": "id",
+    "attraction": "id",
+    "train": "trainid",
+}
+
+#: Entity value meaning "unknown": never rejects an entity (§6).
+UNKNOWN_VALUE = "?"
+
+#: §5.1: SHA-256 of the normative database files (restaurant 110 entities / 56,391 bytes,
+#: hotel 33 / 18,241, attraction 79 / 35,731, train 2,828 / 748,675).
+NORMATIVE_SHA256: Mapping[str, str] = {
+    "restaurant": "7864b4e36027af0907d6afe9ed962fecd6c6966cd626b8ae9341708a04ea201a",
+    "hotel": "7f7d0fa564f6735b6a168a3ab72c7ca6f1180c49fa8a285bd9ebf7dac10e5e45",
+    "attraction": "ac2486936c373917fd9ed1aa46d0e63f7dc6fae4667c80e62b643ac6051e9848",
+    "train": "4818e735bae20690f6d0d06bb2ae8eec1981c0b680258a970dc01c9073f3fec9",
+}
+
+
+def database_field(name: str) -> str:
+    """Database field name after §5.1 step 2: ``id`` unchanged; otherwise lowercase, spaces
+    removed, ``arriveby`` → ``arrive``, ``leaveat`` → ``leave`` (``'entrance fee'`` →
+    ``'entrancefee'``, ``'trainID'`` → ``'trainid'``, ``'arriveBy'`` → ``'arrive'``)."""
+    if name == "id":
+        return name
+    name = name.lower().replace(" ", "")
+    if name == "arriveby":
+        return "arrive"
+    if name == "leaveat":
+        return "leave"
+    return name
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class _DomainIndex:
+    """One domain's entities, queryable keys and per-key value masks."""
+
+    def __init__(self, domain: str, entities: Sequence[Mapping[str, Any]]):
+        if not entities:
+            raise InputError(f"the {domain} database has no entities")
+        deleted = DELETED_FIELDS.get(domain, frozenset())
+        rows: list[dict[str, Any]] = []
+        for position, raw in enumerate(entities):
+            if not isinstance(raw, Mapping):
+                raise InputError(f"{domain} database entity #{position} is not an object")
+            rows.append({database_field(k): v for k, v in raw.items() if k not in deleted})
+        self.domain = domain
+        self.entities = rows
+        self.keys = frozenset(rows[0])
+        self.sorted_keys = tuple(sorted(self.keys))
+        id_field = ID_FIELD[domain]
+        missing = [i for i, row in enumerate(rows) if id_field not in row]
+        if missing:
+            raise InputError(
+                f"{domain} database entities {missing[:5]} lack the {id_field!r} field"
+            )
+        self.ids = [row[id_field] for row in rows]
+        self.all_mask = (1 << len(rows)) - 1
+        # key -> {entity value: mask}; '?' and absent values are kept out of the value masks
+        self.value_masks: dict[str, dict[Any, int]] = {}
+        self.unknown_mask: dict[str, int] = {}
+        self.minutes: dict[str, dict[Any, int]] = {}
+        for key in self.keys:
+            masks: dict[Any, int] = {}
+            unknown = 0
+            for i, row in enumerate(rows):
+                if key not in row:
+                    continue  # an absent field fails every constraint on it (documented)
+                value = row[key]
+                if isinstance(value, str) and value == UNKNOWN_VALUE:
+                    unknown |= 1 << i
+                    continue
+                try:
+                    masks[value] = masks.get(value, 0) | (1 << i)
+                except TypeError:  # unhashable database value: cannot equal a query value
+                    continue
+            self.value_masks[key] = masks
+            self.unknown_mask[key] = unknown
+            if key in TIME_KEYS:
+                self.minutes[key] = {v: time_to_minutes(v) for v in masks}
+
+    def ids_of(self, mask: int) -> list[str]:
+        ids = self.ids
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(ids[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+
+class VenueDatabase:
+    """The venue database (restaurant, hotel, attraction, train) with the reference query.
+
+    Args:
+        tables: ``{domain: [entity dict, ...]}`` as in the JSON files (raw field names; §5.1
+            deletion and renaming are applied here). Domains outside :data:`DB_DOMAINS` are
+            refused; missing ones simply have no entities (queries return ``[]``).
+        matching: ``"reference"`` (fuzzywuzzy 0.18 + python-Levenshtein 0.12 ``partial_ratio``,
+            spec §7) or ``"optimal"`` (rapidfuzz ``partial_ratio``).
+        threshold: fuzzy keys accept ``score >= threshold`` (spec: 90).
+
+    Raises:
+        InputError: empty domain table, an entity that is not an object or lacks its id field.
+        ValueError: unknown domain or matching mode.
+    """
+
+    def __init__(
+        self,
+        tables: Mapping[str, Sequence[Mapping[str, Any]]],
+        matching: str = "reference",
+        threshold: float = 90,
+    ):
+        if matching not in MATCHING_MODES:
+            raise ValueError(
+                f"unknown matching mode {matching!r}; expected one of {MATCHING_MODES}"
+            )
+        unknown = sorted(set(tables) - set(DB_DOMAINS))
+        if unknown:
+            raise ValueError(f"no venue database for domains {unknown}; expected {DB_DOMAINS}")
+        self.matching = matching
+        self.threshold = threshold
+        self._accepts = make_matcher(matching, threshold)
+        self._index = {d: _DomainIndex(d, tables[d]) for d in DB_DOMAINS if d in tables}
+        self._cached_query = lru_cache(maxsize=1 << 17)(self._query_key)
+
+    @classmethod
+    def from_files(
+        cls,
+        paths: Mapping[str, str | Path],
+        matching: str = "reference",
+        threshold: float = 90,
+        expected_sha256: Mapping[str, str] | None = NORMATIVE_SHA256,
+    ) -> VenueDatabase:
+        """Load ``{domain: path of <domain>_db.json}`` (a JSON array of entity objects).
+
+        ``expected_sha256`` (default: the normative checksums of §5.1) is checked per domain
+        present in it; pass ``None`` to skip the check (test fixtures).
+
+        Raises:
+            InputError: a file is not a JSON array of objects, or its checksum differs (the
+                message names the file, both checksums and, for the restaurant file, the
+                normative source).
+            FileNotFoundError: a path does not exist.
+        """
+        tables = {}
+        for domain, path in paths.items():
+            path = Path(path)
+            if expected_sha256 is not None and domain in expected_sha256:
+                actual = file_sha256(path)
+                if actual != expected_sha256[domain]:
+                    hint = (
+                        " (use budzianowski/multiwoz db/restaurant_db.json, 56,391 bytes; the "
+                        "evaluator repository's newer copy adds three phone numbers)"
+                        if domain == "restaurant"
+                        else ""
+                    )
+                    raise InputError(
+                        f"{path}: sha256 {actual} is not the normative {domain} database "
+                        f"{expected_sha256[domain]}{hint} (spec-standard-evaluation §5.1)"
+                    )
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as err:
+                raise InputError(f"{path}: not valid JSON ({err})") from None
+            if not isinstance(data, list):
+                raise InputError(f"{path}: expected a JSON array of entities")
+            tables[domain] = data
+        return cls(tables, matching=matching, threshold=threshold)
+
+    # -- inspection -------------------------------------------------------------------------
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """Domains with loaded entities, in :data:`DB_DOMAINS` order."""
+        return tuple(self._index)
+
+    def keys(self, domain: str) -> frozenset[str]:
+        """Queryable keys of ``domain`` (field names of its first entity after §5.1 steps 1–2);
+        empty for a domain without database."""
+        index = self._index.get(domain)
+        return index.keys if index else frozenset()
+
+    def entities(self, domain: str) -> list[dict[str, Any]]:
+        """The entities of ``domain`` after deletion/renaming, in file order (copies)."""
+        index = self._index.get(domain)
+        return [dict(row) for row in index.entities] if index else []
+
+    def ids(self, domain: str) -> list[str]:
+        """All entity ids of ``domain`` in file order (``id``; ``trainid`` for train)."""
+        index = self._index.get(domain)
+        return list(index.ids) if index else []
+
+    def values(self, domain: str, key: str) -> list[Any]:
+        """Distinct entity values of ``key`` in ``domain`` (first-occurrence order, ``?``
+        excluded) — the candidates a fuzzy key compares a query value with."""
+        index = self._index.get(domain)
+        return list(index.value_masks.get(key, {})) if index else []
+
+    # -- query ------------------------------------------------------------------------------
+
+    def build_query(self, domain: str, constraints: Mapping[str, Any]) -> dict[str, Any]:
+        """The §6 step 2 query: ``{key: normalized value}`` for every queryable key of
+        ``domain`` present in ``constraints`` whose raw value is not a dontcare string
+        (:data:`DONTCARE_VALUES`); values normalized with
+        :func:`mwzrepro.core.normalize.normalize_value` using the key as slot name, and ``arrive``/
+        ``leave`` converted to minutes. Other constraint keys are ignored.
+
+        Raises:
+            InputError: a value the reference evaluator crashes on (non-string name/food/time,
+                unparseable ``pm`` time, ``HH:MMxyz`` time); the message names domain and key.
+        """
+        index = self._index.get(domain)
+        if index is None:
+            return {}
+        query: dict[str, Any] = {}
+        for key in index.sorted_keys:
+            if key not in constraints:
+                continue
+            raw = constraints[key]
+            if _is_dontcare(raw):
+                continue
+            try:
+                value = normalize_value(key, raw)
+                if key in TIME_KEYS:
+                    value = time_to_minutes(value)
+            except InputError as err:
+                raise InputError(f"{domain} constraint {key!r}: {err}") from None
+            query[key] = value
+        return query
+
+    def fuzzy_pairs(
+        self, domain: str, constraints: Mapping[str, Any]
+    ) -> list[tuple[str, str, str]]:
+        """The ``(key, database value, query value)`` triples that :meth:`query` would score
+        with ``partial_ratio`` for these constraints: every distinct entity value (``?``
+        excepted) of every constrained fuzzy key, in key then first-occurrence order. For
+        analyses of the matching modes (``benchmarks/fuzzy_modes.py``).
+
+        Raises:
+            InputError: see :meth:`build_query`.
+        """
+        query = self.build_query(domain, constraints)
+        return [
+            (key, value, query[key])
+            for key in sorted(FUZZY_KEYS.get(domain, ()))
+            if key in query
+            for value in self.values(domain, key)
+            if isinstance(value, str)
+        ]
+
+    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]:
+        """Ids of the entities of ``domain`` satisfying ``constraints`` (spec §6), in database
+        file order; ``[]`` for a domain without database.
+
+        ``constraints`` is a state or goal dict ``{slot: value}`` with normalized slot names
+        (``arrive``, ``leave``, ``name``, ``food``, ...); values are normalized again here
+        (§4.9). An entity passes a constrained key iff its value is ``?``, or (``arrive``) its
+        minutes ≤ the query's, or (``leave``) ≥, or (fuzzy key) ``partial_ratio(entity value,
+        query value) >= threshold``, or (any other key) the values are equal (case-sensitive).
+        Consequences: an unparseable time is 0 minutes (``arrive`` rejects every train not
+        arriving at 00:00; ``leave`` accepts all); ``''`` on a non-time key rejects every
+        entity not ``?``; dontcare strings are recognized only verbatim.
+
+        Choice where the reference crashes (never on the published files): an entity lacking
+        a constrained field (three restaurants lack ``phone``) fails that constraint instead of
+        raising ``KeyError``.
+
+        Results are memoized per (domain, queryable constraint items); the returned list is a
+        fresh copy.
+
+        Raises:
+            InputError: see :meth:`build_query`.
+        """
+        index = self._index.get(domain)
+        if index is None:
+            return []
+        items = tuple((k, constraints[k]) for k in index.sorted_keys if k in constraints)
+        try:
+            return list(self._cached_query(domain, items))
+        except TypeError:  # an unhashable constraint value: no memo
+            return list(self._query_key(domain, items))
+
+    def _query_key(self, domain: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+        index = self._index[domain]
+        query = self.build_query(domain, dict(items))
+        mask = index.all_mask
+        for key, wanted in query.items():
+            mask &= self._passing(index, key, wanted)
+            if not mask:
+                break
+        return tuple(index.ids_of(mask))
+
+    def _passing(self, index: _DomainIndex, key: str, wanted: Any) -> int:
+        """Mask of the entities passing one constrained key."""
+        mask = index.unknown_mask[key]
+        values = index.value_masks[key]
+        if key == "arrive":
+            for value, minutes in index.minutes[key].items():
+                if minutes <= wanted:
+                    mask |= values[value]
+        elif key == "leave":
+            for value, minutes in index.minutes[key].items():
+                if minutes >= wanted:
+                    mask |= values[value]
+        elif key in FUZZY_KEYS.get(index.domain, ()):
+            accepts = self._accepts
+            for value, value_mask in values.items():
+                if isinstance(value, str) and accepts(value, wanted):
+                    mask |= value_mask
+        else:
+            try:
+                mask |= values.get(wanted, 0)
+            except TypeError:  # unhashable query value equals no entity value
+                pass
+        return mask
+
+
+def _is_dontcare(raw: Any) -> bool:
+    return isinstance(raw, str) and raw in DONTCARE_VALUES

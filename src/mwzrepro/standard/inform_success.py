@@ -1,0 +1,270 @@
+"""Inform and Success rates (spec-standard-evaluation §9, §10), per dialogue and per domain.
+
+Two settings:
+
+``standard`` — the reference evaluator's algorithm (MultiWOZ_Evaluation 2022-06-10, §9),
+    every special case included: venues are (re)offered only in turns whose active domains
+    contain the goal domain and whose response has ``NAME`` (restaurant, hotel, attraction) or
+    ``TRAINID`` (train); a later offer replaces the previous one unless the previous offer is
+    still a subset of the new query result (an empty result replaces it too); ``REFERENCE``
+    counts only in turns where the domain is booked in the corpus; goals with a ``name`` and
+    the taxi/police/hospital domains are matched automatically; a train goal without
+    ``TRAINID`` request is matched when no train was ever offered; a domain informs iff the
+    offered venues are a **subset** of the goal venues; Success is only counted for dialogues
+    that inform on every goal domain.
+
+``optimistic`` — the paper's Section 5.1 variant (§10; its code was never published, so this
+    is our reading): identical except that (1) a domain informs iff the offered venues
+    **intersect** the goal venues; (2) **reduced search**: a query whose constraints contain
+    a venue ``name`` (restaurant, hotel, attraction) or a ``trainid`` (train), with a value
+    that is not a dontcare marker, looks the entity up by that slot alone; (3) the active
+    domains are the ground-truth turn domains (:func:`mwzrepro.standard.active_domains.turn_domains`),
+    chosen by the caller.
+
+Input of one dialogue: its goal (:mod:`mwzrepro.standard.goals` structure), booked domains per turn
+(:mod:`mwzrepro.standard.booked`), and per turn the normalized response (§3), the normalized state
+(§4) and the active domains. The database is any object with
+``query(domain, constraints) -> list of venue ids`` (:class:`mwzrepro.standard.database.VenueDatabase`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+__all__ = [
+    "SETTINGS",
+    "REQUESTABLES",
+    "DialogueOutcome",
+    "VenueQuery",
+    "reduce_constraints",
+    "evaluate_dialogue",
+    "score_dialogues",
+    "rates",
+    "rate",
+]
+
+#: The two settings (the ``set`` field of the signatures).
+SETTINGS = ("standard", "optimistic")
+
+#: Requestable placeholders checked in responses, in the reference evaluator's order (§9.2).
+REQUESTABLES = ("PHONE", "ADDRESS", "POST", "REFERENCE", "TRAINID")
+
+#: Domains whose venue is identified by a ``NAME`` placeholder.
+NAME_DOMAINS = frozenset({"restaurant", "hotel", "attraction"})
+
+#: Domains with a venue database (Inform compares venues only there).
+DB_DOMAINS = frozenset({"restaurant", "hotel", "attraction", "train"})
+
+#: Domains matched automatically (no database, no entity to offer).
+AUTO_MATCHED_DOMAINS = frozenset({"taxi", "police", "hospital"})
+
+#: Raw constraint values the database treats as "unconstrained" (§6 step 2); the reduced
+#: search of the optimistic setting never reduces to such a value.
+DONTCARE_MARKERS = frozenset(
+    {"dontcare", "not mentioned", "don't care", "dont care", "do n't care", "do not care"}
+)
+
+_MATCHED = "MATCHED"
+
+
+class VenueQuery(Protocol):
+    """Anything with the venue database's query method (spec §6)."""
+
+    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class DialogueOutcome:
+    """Inform and Success of one dialogue.
+
+    ``inform``: ``{goal domain: bool}`` plus ``"total"`` (all domains true).
+    ``success``: the same keys; all false when ``inform["total"]`` is false (the reference
+    evaluator records no success entries then, which counts as 0).
+    ``offered``: per goal domain the offered venue ids at the end of the dialogue, or
+    ``None`` when the domain was matched automatically (for diagnostics).
+    """
+
+    inform: dict[str, bool]
+    success: dict[str, bool]
+    offered: dict[str, list[str] | None] = field(default_factory=dict)
+
+
+def reduce_constraints(domain: str, constraints: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The optimistic setting's reduced search (§10 item 2).
+
+    Returns ``{"name": v}`` for restaurant/hotel/attraction constraints with a ``name``, and
+    ``{"trainid": v}`` for train constraints with a ``trainid``, unless ``v`` is a dontcare
+    marker (:data:`DONTCARE_MARKERS`); otherwise ``constraints`` unchanged.
+    """
+    key = "trainid" if domain == "train" else "name" if domain in NAME_DOMAINS else None
+    if key is not None:
+        value = constraints.get(key)
+        if value is not None and value not in DONTCARE_MARKERS:
+            return {key: value}
+    return constraints
+
+
+def evaluate_dialogue(
+    goal: Mapping[str, Mapping[str, Any]],
+    booked: Sequence[Sequence[str]],
+    responses: Sequence[str],
+    states: Sequence[Mapping[str, Mapping[str, str]]],
+    active_domains: Sequence[Sequence[str]],
+    database: VenueQuery,
+    setting: str = "standard",
+) -> DialogueOutcome:
+    """Inform and Success of one dialogue (§9.2; optimistic variant §10, module docstring).
+
+    Args:
+        goal: ``{domain: {"informable": {slot: value}, "requestable": [UNIFIED, ...], ...}}``.
+        booked: per system turn, the domains booked in the corpus by then.
+        responses: normalized responses (placeholders are uppercase unified names).
+        states: normalized states ``{domain: {slot: value}}``, one per turn.
+        active_domains: active domains, one list per turn.
+        database: venue database (``query(domain, constraints) -> ids``).
+        setting: ``standard`` or ``optimistic``.
+
+    The turn loop runs over the common prefix of ``responses``, ``states``, ``booked`` and
+    ``active_domains`` (extra turns are ignored, as in the reference evaluator, §2.3).
+
+    Returns:
+        :class:`DialogueOutcome`.
+
+    Raises:
+        ValueError: unknown ``setting``.
+    """
+    if setting not in SETTINGS:
+        raise ValueError(f"unknown Inform/Success setting {setting!r}; expected {SETTINGS}")
+    optimistic = setting == "optimistic"
+
+    def query(domain: str, constraints: Mapping[str, Any]) -> list[str]:
+        if optimistic:
+            constraints = reduce_constraints(domain, constraints)
+        return database.query(domain, constraints)
+
+    offered: dict[str, Any] = {d: [] for d in goal}
+    provided: dict[str, set[str]] = {d: set() for d in goal}
+    for response, state, booked_now, active in zip(responses, states, booked, active_domains):
+        mentions = [x for x in REQUESTABLES if x in response]
+        offers_venue = "NAME" in response
+        offers_train = "TRAINID" in response
+        for domain in goal:
+            if domain not in active:
+                continue
+            if (offers_venue and domain in NAME_DOMAINS) or (offers_train and domain == "train"):
+                found = query(domain, state[domain]) if domain in state else []
+                previous = offered[domain]
+                if not previous or any(v not in found for v in previous):
+                    offered[domain] = found
+            for x in mentions:
+                if x != "REFERENCE" or domain in booked_now:
+                    provided[domain].add(x)
+
+    for domain, g in goal.items():
+        if "name" in g["informable"] or domain in AUTO_MATCHED_DOMAINS:
+            offered[domain] = _MATCHED
+        elif (domain == "train" and isinstance(offered[domain], list) and not offered[domain]
+              and "TRAINID" not in g["requestable"]):
+            offered[domain] = _MATCHED
+
+    inform: dict[str, bool] = {}
+    for domain, g in goal.items():
+        venues = offered[domain]
+        if venues == _MATCHED:
+            ok = True
+        elif domain in DB_DOMAINS and venues:
+            goal_venues = set(query(domain, g["informable"]))
+            ok = bool(set(venues) & goal_venues) if optimistic else set(venues) <= goal_venues
+        else:
+            ok = False
+        inform[domain] = ok
+    inform["total"] = all(inform.values())
+
+    if inform["total"]:
+        success = {d: set(g["requestable"]) <= provided[d] for d, g in goal.items()}
+        success["total"] = all(success.values())
+    else:
+        success = dict.fromkeys(inform, False)
+    return DialogueOutcome(
+        inform, success, {d: None if v == _MATCHED else list(v) for d, v in offered.items()}
+    )
+
+
+def score_dialogues(
+    dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
+    goals: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    booked: Mapping[str, Sequence[Sequence[str]]],
+    database: VenueQuery,
+    setting: str = "standard",
+    where: str = "",
+) -> pd.DataFrame:
+    """Inform/Success of every dialogue, one row per (dialogue, goal domain or ``total``).
+
+    Args:
+        dialogues: ``{dialogue_id: {"responses": [...], "states": [...],
+            "active_domains": [...]}}`` (see :func:`evaluate_dialogue`); iteration order is
+            kept in the output.
+        goals, booked: resources keyed by dialogue id (:mod:`mwzrepro.standard.goals`,
+            :mod:`mwzrepro.standard.booked`).
+        database: venue database.
+        setting: ``standard`` or ``optimistic``.
+        where: label (file, system) for error messages.
+
+    Returns:
+        DataFrame with columns setting, dialogue_id, domain, inform (bool), success (bool).
+
+    Raises:
+        KeyError: a dialogue has no goal or no booked-domain list (message names it).
+    """
+    rows: list[dict[str, Any]] = []
+    for did, d in dialogues.items():
+        if did not in goals:
+            raise KeyError(f"{where}: dialogue {did} has no goal")
+        if did not in booked:
+            raise KeyError(f"{where}: dialogue {did} has no booked-domain list")
+        out = evaluate_dialogue(goals[did], booked[did], d["responses"], d["states"],
+                                d["active_domains"], database, setting)
+        for domain, ok in out.inform.items():
+            rows.append({"setting": setting, "dialogue_id": did, "domain": domain,
+                         "inform": ok, "success": out.success[domain]})
+    return pd.DataFrame(rows, columns=["setting", "dialogue_id", "domain", "inform", "success"])
+
+
+def rate(hits: int, count: int) -> float:
+    """A rate in percent, rounded like the reference evaluator (§9.3):
+    ``round(100 * hits / count, 1)`` on Python floats (round-half-even on the binary value).
+
+    Raises:
+        ZeroDivisionError: ``count`` is 0.
+    """
+    return round(100 * hits / count, 1)
+
+
+def rates(per_dialogue: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """Corpus Inform/Success rates (percent, one decimal, §9.3) from :func:`score_dialogues`
+    rows of one setting.
+
+    Returns:
+        ``{"inform": {domain: rate, ..., "total": rate}, "success": {...}}``; per domain the
+        denominator is the number of dialogues whose goal contains it; domains sorted, then
+        ``total``.
+
+    Raises:
+        ValueError: rows of several settings are mixed.
+    """
+    if per_dialogue["setting"].nunique() > 1:
+        raise ValueError("rates(): rows of several settings; select one setting first")
+    out: dict[str, dict[str, float]] = {"inform": {}, "success": {}}
+    grouped = per_dialogue.groupby("domain", sort=True)
+    keys = [k for k in grouped.groups if k != "total"] + (
+        ["total"] if "total" in grouped.groups else []
+    )
+    for key in keys:
+        g = grouped.get_group(key)
+        out["inform"][key] = rate(int(g["inform"].sum()), len(g))
+        out["success"][key] = rate(int(g["success"].sum()), len(g))
+    return out

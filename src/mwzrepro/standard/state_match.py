@@ -1,0 +1,105 @@
+"""State metrics of the reference evaluator (spec-standard-evaluation §13): joint accuracy and
+slot precision/recall/F1 of predicted states against gold states, with fuzzy value matching.
+
+This is the evaluator's optional ("secret") DST check, computed here for every system that
+predicts states on every turn; the FGA paper's DST metric suite is :mod:`mwzrepro.dst.metrics`.
+
+Per turn, states are flattened to ``{(domain, slot): value}``; a value *matches* when
+``partial_ratio(hypothesis value, gold value) > threshold`` (95; hypothesis first):
+
+* joint match: same key sets and every key matches;
+* tp: hypothesis keys present in the gold state and matching; fp: the other hypothesis keys;
+* fn: gold keys absent from the hypothesis or not matching.
+
+Totals over all turns give ``slot_precision = tp / (tp + fp + 1e-10)`` and ``slot_recall``
+(fractions, not percentages — kept as in the reference), ``slot_f1 = 2PR / (P + R + 1e-10) ·
+100`` and ``joint_accuracy = joint / (turns + 1e-10) · 100`` (percentages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mwzrepro.core.fuzzy import partial_ratio
+
+__all__ = ["flatten_state", "state_match"]
+
+State = Mapping[str, Mapping[str, Any]]
+
+
+def flatten_state(state: State) -> dict[tuple[str, str], Any]:
+    """``{domain: {slot: value}}`` → ``{(domain, slot): value}``."""
+    return {(d, s): v for d, slots in state.items() for s, v in slots.items()}
+
+
+def _as_text(value: Any) -> str | None:
+    # fuzzywuzzy: None scores 0; other non-strings are compared as their str()
+    return None if value is None else value if isinstance(value, str) else str(value)
+
+
+def state_match(
+    predicted: Mapping[str, Sequence[State]],
+    gold: Mapping[str, Sequence[State]],
+    matching: str = "reference",
+    threshold: float = 95,
+    where: str = "",
+) -> dict[str, float | int]:
+    """Joint accuracy and slot P/R/F1 (§13) of normalized predicted states.
+
+    Args:
+        predicted: ``{dialogue_id: [normalized predicted state per turn]}`` (the turns given;
+            turn *i* is compared with gold turn *i*).
+        gold: ``{dialogue_id: [normalized gold state per system turn]}``
+            (:mod:`mwzrepro.standard.gold_states`).
+        matching: ``reference`` (fuzzywuzzy 0.18 + python-Levenshtein 0.12 partial_ratio) or
+            ``optimal`` (rapidfuzz), see :mod:`mwzrepro.core.fuzzy`.
+        threshold: a value matches when its score is **greater** than this (95).
+        where: label for error messages.
+
+    Returns:
+        ``{"joint_accuracy": %, "slot_f1": %, "slot_precision": fraction,
+        "slot_recall": fraction, "turns": n, "tp": .., "fp": .., "fn": ..}`` (unrounded).
+
+    Raises:
+        KeyError: a dialogue has no gold states, or more predicted turns than gold turns
+            (the reference evaluator crashes there; the message names the dialogue).
+    """
+
+    def matches(hyp: Any, ref: Any) -> bool:
+        a, b = _as_text(hyp), _as_text(ref)
+        if a is None or b is None:
+            return False
+        return partial_ratio(a, b, matching) > threshold
+
+    tp = fp = fn = joint = turns = 0
+    for did, states in predicted.items():
+        if did not in gold:
+            raise KeyError(f"{where}: dialogue {did} has no gold states")
+        if len(states) > len(gold[did]):
+            raise KeyError(
+                f"{where}: dialogue {did} has {len(states)} predicted turns but only "
+                f"{len(gold[did])} gold states"
+            )
+        for hyp_state, ref_state in zip(states, gold[did]):
+            hyp, ref = flatten_state(hyp_state), flatten_state(ref_state)
+            ok = {k: k in ref and matches(v, ref[k]) for k, v in hyp.items()}
+            if hyp.keys() == ref.keys() and all(ok.values()):
+                joint += 1
+            n_tp = sum(ok.values())
+            tp += n_tp
+            fp += len(hyp) - n_tp
+            fn += sum(1 for k, v in ref.items() if k not in hyp or not matches(hyp[k], v))
+            turns += 1
+    precision = tp / (tp + fp + 1e-10)
+    recall = tp / (tp + fn + 1e-10)
+    return {
+        "joint_accuracy": joint / (turns + 1e-10) * 100,
+        "slot_f1": 2 * precision * recall / (precision + recall + 1e-10) * 100,
+        "slot_precision": precision,
+        "slot_recall": recall,
+        "turns": turns,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+    }

@@ -1,0 +1,301 @@
+"""Assembly of the standard evaluation's tables from ``scores`` rows (the paper's Table 5 and
+Table 6 shapes) and of the ``results/metrics/standard.json`` summary.
+
+Every column is checked with :func:`mwzrepro.core.signature.check_compatible`: numbers with
+different settings never share a column. Allowed to vary within a column: the system, and for
+Inform/Success the state source and active-domain source, which are shown as columns of their
+own (``states``, ``domains``).
+
+Published numbers come from ``workflow/resources/published/leaderboard.yaml`` (structure:
+``{"reference_corpus": {...}, "systems": {system: {"model", "type", "inform", "success",
+"inform_optimistic", "success_optimistic", "av_len", "cbe", "uniq_words", "uniq_trigrams",
+...}}}``; spec-standard-evaluation §17.1 and §17.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from mwzrepro.core.signature import Signature, check_compatible
+
+__all__ = [
+    "inform_success_table",
+    "richness_table",
+    "state_match_table",
+    "metrics_summary",
+    "RICHNESS_ROWS",
+]
+
+#: Table 6 rows: (label, richness key, published key or None).
+RICHNESS_ROWS = (
+    ("Av. len.", "avg_lengths", "av_len"),
+    ("CBE", "cond_entropy", "cbe"),
+    ("Entropy", "entropy", None),
+    ("MSTTR-50", "msttr", None),
+    ("#uniq. words", "num_unigrams", "uniq_words"),
+    ("#uniq. bigrams", "num_bigrams", None),
+    ("#uniq. 3-grams", "num_trigrams", "uniq_trigrams"),
+)
+
+_ORACLE = "oracle"
+
+
+def _value(scores: pd.DataFrame, metric: str, setting: str, key: str = "total") -> Any:
+    hit = scores[(scores["metric"] == metric) & (scores["setting"] == setting)
+                 & (scores["key"] == key)]
+    return float(hit["value"].iloc[0]) if len(hit) else None
+
+
+def _signature(scores: pd.DataFrame, metric: str, setting: str) -> str | None:
+    hit = scores[(scores["metric"] == metric) & (scores["setting"] == setting)]
+    return hit["signature"].iloc[0] if len(hit) else None
+
+
+def _field(sig: str | None, name: str) -> str:
+    if not sig:
+        return ""
+    for part in sig.split("|")[1:]:
+        k, _, v = part.partition(":")
+        if k == name:
+            return v
+    return ""
+
+
+def inform_success_table(
+    scores: Mapping[str, Mapping[str, pd.DataFrame]], published: Mapping[str, Any]
+) -> tuple[pd.DataFrame, list[str]]:
+    """Table 5 shape: one block of rows per dataset version.
+
+    Args:
+        scores: ``{version: {system: scores rows of score-success}}``; the system ``oracle``
+            (the reference corpus) becomes the last row of its version's block.
+        published: the parsed leaderboard file (module docstring).
+
+    Returns:
+        ``(table, notes)``: columns version, system, model, type, states, domains, Inform,
+        Success, Inform opt., Success opt. (ours, percent), Inform/Success published (2.2)
+        (leaderboard, standard setting on MultiWOZ 2.2), Inform/Success opt. paper (2.2)
+        (paper Table 5), dialogues scored; notes carry one signature per (version, setting).
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: numbers with different settings in one
+            column of a version's block (only system, state source and domain source may
+            differ; they are shown as columns).
+    """
+    pub_sys = published.get("systems", {})
+    rows = []
+    notes = []
+    for version, per_system in scores.items():
+        sig_cols: dict[str, list[str]] = {"standard": [], "optimistic": []}
+        ordered = [s for s in per_system if s != _ORACLE] + (
+            [_ORACLE] if _ORACLE in per_system else [])
+        for system in ordered:
+            sc = per_system[system]
+            oracle = system == _ORACLE
+            p = published.get("reference_corpus", {}) if oracle else pub_sys.get(system, {})
+            std = _signature(sc, "inform", "standard")
+            opt = _signature(sc, "inform", "optimistic")
+            for setting, sig in (("standard", std), ("optimistic", opt)):
+                if sig:
+                    sig_cols[setting].append(sig)
+            dialogues = _value(sc, "dialogues", "", "scored")
+            rows.append({
+                "version": version,
+                "system": "reference corpus (oracle)" if oracle else system,
+                "model": p.get("model", "gold responses" if oracle else "–"),
+                "type": p.get("type", "corpus" if oracle else "–"),
+                "states": _field(std, "state"),
+                "domains": _field(std, "dom"),
+                "Inform": _value(sc, "inform", "standard"),
+                "Success": _value(sc, "success", "standard"),
+                "Inform opt.": _value(sc, "inform", "optimistic"),
+                "Success opt.": _value(sc, "success", "optimistic"),
+                "Inform published (2.2)": _num(p.get("inform")),
+                "Success published (2.2)": _num(p.get("success")),
+                "Inform opt. paper (2.2)": _num(p.get("inform_optimistic")),
+                "Success opt. paper (2.2)": _num(p.get("success_optimistic")),
+                "dialogues": None if dialogues is None else int(dialogues),
+            })
+        for setting, sigs in sig_cols.items():
+            if sigs:
+                check_compatible(sigs, vary=("system", "state", "dom"),
+                                 where=f"Inform/Success {setting} column ({version})")
+                notes.append(f"{version} {setting}: {sigs[0]}")
+    notes += [
+        "Ours: each version's test goals, booked domains and (for systems without states) "
+        "gold states; responses normalized as the reference evaluator does. 'states': "
+        "predicted (the system's own) or gold; 'domains': active-domain source of the "
+        "standard setting (the optimistic one always uses ground-truth turn domains).",
+        "Optimistic (paper Section 5.1): offered and goal venues intersect, search by name/"
+        "train id alone when given, ground-truth turn domains (DAMD heuristic).",
+        "'published (2.2)': MultiWOZ leaderboard (reference evaluator on MultiWOZ 2.2 "
+        "references and gold states); 'paper (2.2)': optimistic values of the paper's Table 5.",
+    ]
+    return pd.DataFrame(rows), notes
+
+
+def state_match_table(
+    scores: Mapping[str, Mapping[str, pd.DataFrame]],
+) -> tuple[pd.DataFrame, list[str]]:
+    """The reference evaluator's state metrics (spec §13) of every system scored with its own
+    states: rows (version, system); joint accuracy and slot F1 in percent, slot precision and
+    recall as fractions (as the evaluator reports them).
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: different settings within a version.
+    """
+    rows, notes = [], []
+    for version, per_system in scores.items():
+        sigs = []
+        for system, sc in per_system.items():
+            sig = _signature(sc, "joint_accuracy", "")
+            if not sig:
+                continue
+            sigs.append(sig)
+            rows.append({"version": version, "system": system,
+                         "joint accuracy": _value(sc, "joint_accuracy", ""),
+                         "slot F1": _value(sc, "slot_f1", ""),
+                         "slot precision": _value(sc, "slot_precision", ""),
+                         "slot recall": _value(sc, "slot_recall", "")})
+        if sigs:
+            check_compatible(sigs, vary=("system",), where=f"state metrics ({version})")
+            notes.append(f"{version}: {sigs[0]}")
+    notes.append("Gold states: the version's test annotation, dontcare slots dropped; a value "
+                 "matches when partial_ratio(predicted, gold) > 95. Precision and recall are "
+                 "fractions, F1 and joint accuracy percentages (as in the reference evaluator).")
+    return pd.DataFrame(rows, columns=["version", "system", "joint accuracy", "slot F1",
+                                       "slot precision", "slot recall"]), notes
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None else float(x)
+
+
+def richness_table(
+    systems: Mapping[str, pd.DataFrame], references: Mapping[str, pd.DataFrame],
+    published: Mapping[str, Any],
+) -> tuple[pd.DataFrame, list[str]]:
+    """Table 6 shape: one row per richness metric (plus the published leaderboard values of
+    the four reported ones), one column per system (system outputs do not depend on the
+    dataset version) and one per version's reference corpus.
+
+    Args:
+        systems: ``{system: scores rows of score-richness}``.
+        references: ``{version: scores rows of score-richness --references}``.
+        published: the parsed leaderboard file.
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: different settings across systems, or
+            across the reference columns (other than the version).
+    """
+    sigs = [sc["signature"].iloc[0] for sc in systems.values()]
+    check_compatible(sigs, vary=("system",), where="richness columns")
+    ref_sigs = [sc["signature"].iloc[0] for sc in references.values()]
+    check_compatible(ref_sigs, vary=("ver",), where="reference-corpus richness columns")
+    ref_cols = {v: f"reference corpus ({v})" for v in references}
+    pub_sys = published.get("systems", {})
+    pub_ref = published.get("reference_corpus", {})
+    rows: list[dict[str, Any]] = []
+
+    def cell(sc: pd.DataFrame, key: str) -> Any:
+        v = float(sc.loc[sc["key"] == key, "value"].iloc[0])
+        return int(v) if key.startswith("num_") else v
+
+    for label, key, _ in RICHNESS_ROWS:
+        row: dict[str, Any] = {"metric": label}
+        for system, sc in systems.items():
+            row[system] = cell(sc, key)
+        for v, sc in references.items():
+            row[ref_cols[v]] = cell(sc, key)
+        rows.append(row)
+    for label, _, pkey in RICHNESS_ROWS:
+        if pkey is None:
+            continue
+        row = {"metric": f"{label} published"}
+        for system in systems:
+            row[system] = _pub(pub_sys.get(system, {}).get(pkey), pkey)
+        for v in references:
+            row[ref_cols[v]] = _pub(pub_ref.get(pkey), pkey)
+        rows.append(row)
+    notes = [f"systems: {sigs[0]}"] + [f"reference corpus: {s}" for s in ref_sigs] + [
+        "Tokenizer of lexical-diversity 0.1.1 on normalized responses; MSTTR over 50-token "
+        "segments in the prediction file's dialogue order; CBE = conditional bigram entropy "
+        "(bits).",
+        "'published': MultiWOZ leaderboard (its reference corpus: MultiWOZ 2.2 references).",
+    ]
+    return pd.DataFrame(rows, dtype=object), notes
+
+
+def _pub(x: Any, key: str) -> Any:
+    if x is None:
+        return None
+    return int(x) if key.startswith("uniq") else float(x)
+
+
+def metrics_summary(
+    success: Mapping[str, Mapping[str, pd.DataFrame]],
+    richness: Mapping[str, pd.DataFrame],
+    reference_richness: Mapping[str, pd.DataFrame],
+) -> dict[str, Any]:
+    """The ``results/metrics/standard.json`` payload: total Inform/Success per (version,
+    system, setting), §13 state metrics, richness per system and per reference corpus, and the
+    signatures (one per column: the first system's, others only differ in the fields allowed
+    to vary)."""
+    out: dict[str, Any] = {"inform_success": {}, "state_match": {}, "richness": {},
+                           "reference_richness": {}, "signatures": {}}
+    for version, per_sys in success.items():
+        out["inform_success"][version] = {}
+        sm: dict[str, Any] = {}
+        for system, sc in per_sys.items():
+            entry: dict[str, Any] = {
+                "states": _field(_signature(sc, "inform", "standard"), "state"),
+                "domains": _field(_signature(sc, "inform", "standard"), "dom"),
+            }
+            for setting in ("standard", "optimistic"):
+                if _signature(sc, "inform", setting):
+                    entry[setting] = {"inform": _value(sc, "inform", setting),
+                                      "success": _value(sc, "success", setting)}
+                    out["signatures"].setdefault(f"inform_success/{version}/{setting}",
+                                                 _signature(sc, "inform", setting))
+            out["inform_success"][version][system] = entry
+            if _signature(sc, "joint_accuracy", ""):
+                sm[system] = {k: _value(sc, k, "") for k in
+                              ("joint_accuracy", "slot_f1", "slot_precision", "slot_recall")}
+                out["signatures"].setdefault(f"state_match/{version}",
+                                             _signature(sc, "joint_accuracy", ""))
+        out["state_match"][version] = sm
+    for system, sc in richness.items():
+        out["richness"][system] = _richness_dict(sc)
+        out["signatures"].setdefault("richness", sc["signature"].iloc[0])
+    for version, sc in reference_richness.items():
+        out["reference_richness"][version] = _richness_dict(sc)
+        out["signatures"][f"reference_richness/{version}"] = sc["signature"].iloc[0]
+    # A column's signature without the field that varies along it.
+    out["signatures"] = {k: Signature.parse(v).without(["system"]).format()
+                         for k, v in out["signatures"].items()}
+    return out
+
+
+def inform_success_plot(success: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Plot data of Inform/Success by setting: one row per (system, version) with columns
+    system, version, row (``system@version``), inform_standard, success_standard,
+    inform_optimistic, success_optimistic (percentages, one decimal as published)."""
+    rows = []
+    for version, per_sys in sorted(success.items()):
+        for system, sc in sorted(per_sys.items()):
+            row: dict[str, Any] = {"system": system, "version": version,
+                                   "row": f"{system}@{version}"}
+            for setting in ("standard", "optimistic"):
+                for metric in ("inform", "success"):
+                    row[f"{metric}_{setting}"] = (_value(sc, metric, setting)
+                                                  if _signature(sc, metric, setting) else None)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _richness_dict(sc: pd.DataFrame) -> dict[str, Any]:
+    return {k: (int(v) if k.startswith("num_") else float(v))
+            for k, v in zip(sc["key"], sc["value"])}
