@@ -1,8 +1,24 @@
 # mwzrepro: regenerate every MultiWOZ evaluation table from pinned raw sources.
-# Snakemake executes, DVC records (dvc.yaml mirrors these rules one stage per rule).
+# Snakemake executes; DVC records (dvc.yaml is generated from these rules by
+# workflow/scripts/make_dvc_yaml.py). Every job runs one `mwzrepro <phase>` command.
+import sys
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+sys.path.insert(0, f"{workflow.basedir}/workflow/scripts")
+from params_schema import SCHEMA, error_line
 
 
 configfile: "params.yaml"
+
+
+# params.yaml is checked against its generated schema (workflow/scripts/make_params_schema.py):
+# a bad key or value stops here with one line naming the key.
+try:
+    validate(config, SCHEMA)
+except WorkflowError as exc:
+    raise WorkflowError(error_line(exc)) from None
 
 
 include: "workflow/rules/common.smk"

@@ -20,12 +20,13 @@ import pandas as pd
 import pytest
 import yaml
 
+from mwzrepro.consistency.correct import correct_split
 from mwzrepro.consistency.counts import TABLE_ROWS, count_changes, paper_tolerance_ok
 from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
-from mwzrepro.consistency.params import ConsistencyParams
-from mwzrepro.consistency.report import reference_table, spec_dialogues_ok, spec_rows
-from mwzrepro.consistency.correct import SCOPE, correct_split
+from mwzrepro.consistency.rules import SCOPE
+from mwzrepro.consistency.tables import reference_table, spec_dialogues_ok, spec_rows
 from tests.conftest import REPO, mirror_file
+from tests.unit.consistency.helpers import settings
 
 PUBLISHED = yaml.safe_load(
     (REPO / "workflow" / "resources" / "published" / "qian2021.yaml").read_text())
@@ -53,7 +54,7 @@ def sources(mirror):
 
 
 def _correct(tables, sources, **kw):
-    params = ConsistencyParams(**kw)
+    params = settings(**kw)
     return correct_split(tables, build_inventories(*sources, params), params)
 
 
@@ -140,7 +141,7 @@ def test_carry_forward_and_change_log(corrected, split) -> None:
 def test_figure1_and_mul0690_fixtures(corrected) -> None:
     """§12.5: MUL1088 turn 1 (Figure 1) and MUL0690 turns 5-6; no user-side area."""
     _, res, _ = corrected["test"]
-    st, ch = res.states, res.changes
+    st = res.states
     row = st[(st["dialogue_id"] == "mul1088") & (st["turn"] == 1) & (st["slot"] == "name")
              & (st["domain"] == "attraction")].iloc[0]
     assert (row["value"], row["origin"], row["side"]) == ("all saints church", "added",

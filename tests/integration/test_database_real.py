@@ -18,7 +18,7 @@ from mwzrepro.core.fuzzy import (
 )
 from tests.conftest import mirror_file
 
-from mwzrepro.core.normalize import normalize_state
+from mwzrepro.core.normalize_state import normalize_state
 
 pytestmark = pytest.mark.mirror
 

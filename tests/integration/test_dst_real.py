@@ -10,24 +10,15 @@ import math
 import pytest
 
 from tests.conftest import mirror_file
-from mwzrepro.dst.inputs import (
-    align_flags,
-    align_states,
-    gold_from_tables,
-    predictions_from_table,
-    read_flag_file,
-    read_human_eval_logs,
-    read_paired_states,
-    select_dialogues,
-)
-from mwzrepro.dst.metrics import (
-    SLOTS,
-    aggregate,
-    canonical_slot,
-    score_corpus,
-    score_corpus_flags,
-    score_dialogue,
-)
+from mwzrepro.dst.alignment import align_flags, align_states, select_dialogues
+from mwzrepro.dst.corpus import aggregate, score_corpus, score_corpus_flags
+from mwzrepro.dst.metrics import score_dialogue
+from mwzrepro.dst.readers.flags import read_flag_file
+from mwzrepro.dst.readers.gold import gold_from_tables
+from mwzrepro.dst.readers.human_eval import read_human_eval_logs
+from mwzrepro.dst.readers.paired import read_paired_states
+from mwzrepro.dst.readers.predictions import predictions_from_table
+from mwzrepro.dst.state import SLOTS, canonical_slot
 
 FGA_REPO = "SuvodipDey/FGA"
 LAMBDAS = [0.25, 0.5, 0.75, 1.0]

@@ -51,7 +51,7 @@ def inputs(mirror: Path):
 
 def _run(inputs, base=None, **kw):
     from mwzrepro.unseen.build import run_unseen
-    from mwzrepro.unseen.testset import UnseenParams
+    from mwzrepro.unseen.params import UnseenParams
 
     return run_unseen(base if base is not None else inputs["base"], inputs["pool"],
                       inputs["dbs"], inputs["ontology"], inputs["schema"], UnseenParams(**kw))

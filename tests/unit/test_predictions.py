@@ -56,3 +56,49 @@ def test_bad_turns_name_dialogue_and_turn(turn, message) -> None:
 def test_duplicate_ids_after_lowercasing() -> None:
     with pytest.raises(InputError, match="collide"):
         parse_predictions(json.loads('{"SNG0001": [], "sng0001.json": []}'), EXPECTED)
+
+
+def test_empty_object_is_an_error() -> None:
+    with pytest.raises(InputError, match=r"^f.json: no dialogues"):
+        parse_predictions({}, EXPECTED, "f.json")
+
+
+def test_several_systems_in_one_process_write_what_one_system_writes(tmp_path) -> None:
+    """`mwzrepro predictions --input A --input B --out-dir D` writes D/A.parquet,
+    D/A.coverage.parquet, ... byte-identical to one call per file with --out/--coverage."""
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from mwzrepro.cli import cli
+    from mwzrepro.core.io import write_table
+
+    turns = pd.DataFrame({"dialogue_id": ["sng0001", "sng0001", "pmul0002"],
+                          "turn_id": [1, 3, 1], "speaker": ["system"] * 3,
+                          "text": ["a", "b", "c"]})
+    write_table(turns, tmp_path / "turns.parquet", "turns")
+    files = {
+        "one": {"SNG0001": [{"response": "the [value_name] ."}, {"response": "bye"}]},
+        "two": {"pmul0002": [{"response": "ok", "state": {"hotel": {"area": "east"}}}]},
+    }
+    args = []
+    for name, data in files.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+        args += ["--input", str(tmp_path / f"{name}.json")]
+    runner = CliRunner()
+    res = runner.invoke(cli, ["predictions", *args, "--turns", str(tmp_path / "turns.parquet"),
+                              "--out-dir", str(tmp_path / "many")])
+    assert res.exit_code == 0, res.output
+    for name in files:
+        single = tmp_path / "single"
+        res = runner.invoke(cli, ["predictions", "--input", str(tmp_path / f"{name}.json"),
+                                  "--turns", str(tmp_path / "turns.parquet"),
+                                  "--out", str(single / f"{name}.parquet"),
+                                  "--coverage", str(single / f"{name}.coverage.parquet")])
+        assert res.exit_code == 0, res.output
+        for suffix in (".parquet", ".coverage.parquet"):
+            assert ((tmp_path / "many" / f"{name}{suffix}").read_bytes()
+                    == (single / f"{name}{suffix}").read_bytes())
+    res = runner.invoke(cli, ["predictions", *args, "--turns", str(tmp_path / "turns.parquet"),
+                              "--out", str(tmp_path / "x.parquet"),
+                              "--coverage", str(tmp_path / "x.cov.parquet")])
+    assert res.exit_code == 2 and "one --input with --out and --coverage" in res.output

@@ -92,3 +92,48 @@ def test_registry_pins_every_source_the_issue_lists() -> None:
         commit = s.url[len(RAW_PREFIX):].split("/")[2]
         assert len(commit) == 40, s.url  # pinned to a commit, not a branch
     assert len({s.path for s in reg.values()}) == len(reg)
+
+
+def test_download_groups_of_the_registry() -> None:
+    """The pipeline downloads by group (first path component): one job per upstream
+    repository's files; every `sources:` entry is in exactly one group."""
+    from mwzrepro.core.sources import groups
+
+    sources = load_registry(REPO / "workflow/resources/sources.yaml", "sources")
+    by_group = groups(sources)
+    assert set(by_group) == {"fga", "multiwoz", "mwz20", "mwz21", "mwzeval", "sgd"}
+    assert sum(len(v) for v in by_group.values()) == len(sources)
+    assert [s.id for s in by_group["mwz20"]] == ["mwz20-test", "mwz20-val"]
+
+
+def test_download_group_command_fetches_the_group(tmp_path: Path, monkeypatch) -> None:
+    """`mwzrepro download --sources R --group G --out-dir D` writes D/<path> for every entry of
+    group G, from a relative mirror path resolved against the current directory."""
+    from click.testing import CliRunner
+
+    from mwzrepro.cli import cli
+
+    mirror = tmp_path / "mirror"
+    entries = {}
+    for name, body in (("a.txt", b"alpha\n"), ("sub/b.txt", b"beta\n")):
+        url = RAW_PREFIX + "o/r/" + "c" * 40 + "/" + name
+        target = mirror_path(mirror, url)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(body)
+        entries[name] = (url, git_blob_sha1(body))
+    other = RAW_PREFIX + "o/r/" + "c" * 40 + "/other.txt"
+    (tmp_path / "sources.yaml").write_text(
+        "sources:\n"
+        + "".join(f"  g-{i}:\n    path: g/{n}\n    url: {u}\n    sha1: {s}\n    role: t\n"
+                  for i, (n, (u, s)) in enumerate(entries.items()))
+        + f"  h-0:\n    path: h/other.txt\n    url: {other}\n    sha1: {'0' * 40}\n    role: t\n")
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["download", "--sources", "sources.yaml", "--group", "g",
+                                   "--out-dir", "raw", "--mirror", "mirror"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "raw/g/a.txt").read_bytes() == b"alpha\n"
+    assert (tmp_path / "raw/g/sub/b.txt").read_bytes() == b"beta\n"
+    assert not (tmp_path / "raw/h").exists()
+    res = CliRunner().invoke(cli, ["download", "--sources", "sources.yaml", "--group", "zz",
+                                   "--out-dir", "raw"])
+    assert res.exit_code == 1 and "no `sources:` entry in group 'zz'" in str(res.exception)

@@ -1,10 +1,10 @@
-"""Both DAGs of the pipeline, read the way each runner sees them, for the workflow tests.
+"""Both views of the pipeline, read the way each runner sees them, for the workflow tests.
 
-* Snakemake: :func:`snakemake_jobs` runs ``snakemake_dag.py`` in a subprocess (the full
-  ``--forceall`` DAG of the default target: rule, outputs, inputs, shell command, params).
-* DVC: :func:`dvc_stages` reads ``dvc.repo.Repo(workdir).index.stages`` (foreach/matrix
-  expanded: name, cmd, deps, outs, declared params) and :func:`dvc_templates` the raw
-  ``dvc.yaml`` (which ``${key}`` each stage interpolates).
+* Snakemake: :func:`snakemake_jobs` runs ``workflow/scripts/snakemake_jobs.py`` in a
+  subprocess (the ``--forceall`` DAG of the default target, or the jobs ``snakemake -n``
+  would run: rule, wildcards, outputs, inputs, shell command, params).
+* DVC: :func:`dvc_stages` reads ``dvc.repo.Repo(workdir).index.stages`` (foreach expanded:
+  name, cmd, deps, outs, declared params).
 
 Everything is derived from the files in the workspace: nothing here lists rules or stages.
 """
@@ -13,31 +13,34 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+SCRIPTS = REPO / "workflow" / "scripts"
 #: What the pipeline needs besides data: the workflow definition, parameters and code.
 WORKFLOW_FILES = ("Snakefile", "dvc.yaml", "params.yaml", ".dvcignore", "workflow", "src",
                   "profiles")
-_INTERP = re.compile(r"\$\{\s*([^}]+?)\s*\}")
 
 
 def tool_env(**extra: str) -> dict[str, str]:
     """Environment for subprocesses: the venv's ``bin`` first on PATH (``mwzrepro``,
-    ``snakemake``, ``dvc``), DVC analytics and Git prompts off."""
+    ``snakemake``, ``dvc``), DVC analytics and Git prompts off, and ``MWZREPRO_MIRROR`` (if
+    set) as an absolute path: the subprocesses run in other directories, where a path
+    relative to the test run's directory would point elsewhere."""
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env["DVC_NO_ANALYTICS"] = "1"
     env["GIT_TERMINAL_PROMPT"] = "0"
     env.update(extra)
+    if env.get("MWZREPRO_MIRROR"):
+        env["MWZREPRO_MIRROR"] = os.path.abspath(env["MWZREPRO_MIRROR"])
     return env
 
 
@@ -57,19 +60,34 @@ def copy_workflow(dest: Path, params: dict | None = None) -> Path:
     return dest
 
 
+def run_script(name: str, *args: str, cwd: Path) -> str:
+    """stdout of ``python workflow/scripts/<name> ARGS`` (the repository's copy) in ``cwd``;
+    AssertionError with its stderr on failure."""
+    proc = subprocess.run([sys.executable, str(SCRIPTS / name), *args], cwd=cwd,
+                          capture_output=True, text=True, env=tool_env())
+    assert proc.returncode == 0, f"{name} {' '.join(args)} failed:\n{proc.stderr[-4000:]}"
+    return proc.stdout
+
+
 # --- Snakemake side -------------------------------------------------------------------------
 
 
-def snakemake_jobs(workdir: Path, targets: tuple[str, ...] = ()) -> list[dict]:
-    """Jobs of the ``--forceall`` DAG in ``workdir`` (see ``snakemake_dag.py`` for the
-    fields). Raises AssertionError with Snakemake's message if the workflow does not load."""
-    proc = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("snakemake_dag.py")), str(workdir),
-         *targets],
-        capture_output=True, text=True, env=tool_env(), cwd=workdir,
-    )
+def snakemake_jobs(workdir: Path, targets: tuple[str, ...] = (), needrun: bool = False,
+                   **env: str) -> list[dict]:
+    """Jobs of the ``--forceall`` DAG in ``workdir`` (with ``needrun``: the jobs ``snakemake
+    -n`` would run); see ``workflow/scripts/snakemake_jobs.py`` for the fields."""
+    args = [str(workdir), *(["--needrun"] if needrun else []), *targets]
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "snakemake_jobs.py"), *args],
+                          capture_output=True, text=True, env=tool_env(**env), cwd=workdir)
     assert proc.returncode == 0, f"Snakemake DAG of {workdir} failed:\n{proc.stderr[-4000:]}"
     return json.loads(proc.stdout)
+
+
+def job_key(job: dict) -> str:
+    """The DVC stage name of a Snakemake job: ``score-bleu@mwz21``, ``tables-bleu``."""
+    base = job["rule"].replace("_", "-")
+    values = list(job["wildcards"].values())
+    return f"{base}@{'-'.join(values)}" if values else base
 
 
 # --- DVC side -------------------------------------------------------------------------------
@@ -79,7 +97,7 @@ def snakemake_jobs(workdir: Path, targets: tuple[str, ...] = ()) -> list[dict]:
 class Stage:
     """One expanded DVC stage."""
 
-    name: str  # e.g. "score-bleu@mwz20-augpt"
+    name: str  # e.g. "score-bleu@mwz21"
     cmd: str
     deps: list[str]
     outs: list[str]
@@ -129,66 +147,12 @@ def dvc_init(workdir: Path) -> None:
         Repo.init(str(workdir), no_scm=True).close()
 
 
-def _strings(obj) -> list[str]:
-    if isinstance(obj, str):
-        return [obj]
-    if isinstance(obj, dict):
-        return [s for k, v in obj.items() for s in _strings(k) + _strings(v)]
-    if isinstance(obj, list):
-        return [s for v in obj for s in _strings(v)]
-    return []
-
-
-def dvc_templates(workdir: Path) -> dict[str, dict]:
-    """Per stage family of the raw ``dvc.yaml``: ``{"interpolated": set of params.yaml keys
-    in ${...} of cmd/deps/outs, "declared": set of keys under params:, "loop": set of
-    params.yaml keys a foreach/matrix iterates over}``. Keys are dotted (``dst.lambdas``);
-    ``item``/``key`` references and keys of other vars files are left out."""
-    doc = yaml.safe_load((workdir / "dvc.yaml").read_text())
-    params = yaml.safe_load((workdir / "params.yaml").read_text()) or {}
-    out = {}
-    for name, spec in (doc.get("stages") or {}).items():
-        body = spec.get("do", spec)
-        loop = _strings(spec.get("foreach")) + _strings(spec.get("matrix"))
-        interp = set()
-        for s in _strings({k: body.get(k) for k in ("cmd", "deps", "outs")}):
-            interp.update(_INTERP.findall(s))
-        declared = set()
-        for p in body.get("params") or []:
-            if isinstance(p, str):
-                declared.add(p)
-            elif isinstance(p, dict):
-                for f, keys in p.items():
-                    if f == "params.yaml":
-                        declared.update(keys or [])
-
-        def own(keys):
-            return {k for k in keys if k.split(".")[0] in params}
-
-        out[name] = {
-            "interpolated": own(interp),
-            "declared": declared,
-            "loop": own(k for s in loop for k in _INTERP.findall(s)),
-        }
-    return out
-
-
-def expand_dep(dep: str, out_paths: set[str], workdir: Path) -> set[str]:
-    """A DVC dependency as the set of files it stands for: itself if it is an output or a
-    file; for a directory, the outputs of other stages under it (DVC links those stages),
-    plus the files in it on disk that no stage outputs (e.g. code directories)."""
-    if dep in out_paths:
-        return {dep}
-    prefix = dep.rstrip("/") + "/"
-    under = {p for p in out_paths if p.startswith(prefix)}
-    path = workdir / dep
-    if path.is_dir():
-        under |= {
-            str(PurePosixPath(f.relative_to(workdir)))
-            for f in path.rglob("*")
-            if f.is_file() and "__pycache__" not in f.parts
-        }
-    return under or {dep}
+def dvc_json(workdir: Path, *args: str) -> dict:
+    """``dvc <args> --json`` in ``workdir`` (``{}`` for empty output)."""
+    proc = subprocess.run(["dvc", *args, "--json"], cwd=workdir, capture_output=True,
+                          text=True, env=tool_env())
+    assert proc.returncode == 0, f"dvc {' '.join(args)} failed:\n{proc.stderr[-3000:]}"
+    return json.loads(proc.stdout) if proc.stdout.strip() else {}
 
 
 def params_leaves(params: dict, prefix: str = "") -> dict[str, object]:

@@ -1,30 +1,32 @@
-# download: one job per pinned source (workflow/resources/sources.yaml, section `sources`).
-# The registry is an ancient() input: editing one entry reruns only that job (through its
-# params), never the whole pipeline.
-import re
+# download: one job per source group (the first component of the local path: mwz20, mwz21,
+# multiwoz, mwzeval, fga, sgd; workflow/resources/sources.yaml, section `sources`). Each job
+# fetches its group's files in one process and writes one file per registry entry.
+# The registry is an ancient() input: editing an entry reruns only its group's job (through
+# its params), never the whole pipeline.
+DOWNLOAD_GROUPS = {}
+for _sid, _entry in SOURCES.items():
+    DOWNLOAD_GROUPS.setdefault(_entry["path"].split("/", 1)[0], []).append(_entry)
 
-SOURCES_BY_PATH = {s["path"]: s for s in SOURCES.values()}
+for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
 
+    rule:
+        name:
+            f"download_{_group}"
+        input:
+            registry=ancient(REGISTRY),
+            code=code("download"),
+        output:
+            [f"data/raw/{e['path']}" for e in _entries],
+        log:
+            f"logs/download/{_group}.log",
+        conda:
+            ENV
+        params:
+            group=_group,
+            pinned=sorted((e["path"], e["url"], e["sha1"]) for e in _entries),
+            mirror=quote(config["download"]["mirror"]),
+        shell:
+            "mwzrepro download --sources {input.registry} --group {params.group}"
+            " --out-dir data/raw --mirror {params.mirror} --log {log}"
 
-rule download:
-    input:
-        registry=ancient(REGISTRY),
-        code=code("core/sources.py", "cli/prepare.py"),
-    output:
-        "data/raw/{path}",
-    log:
-        "logs/download/{path}.log",
-    wildcard_constraints:
-        path="|".join(re.escape(p) for p in SOURCES_BY_PATH),
-    conda:
-        ENV
-    params:
-        url=lambda w: SOURCES_BY_PATH[w.path]["url"],
-        sha1=lambda w: SOURCES_BY_PATH[w.path]["sha1"],
-        mirror=config["download"]["mirror"],
-    shell:
-        "mwzrepro download --url {params.url} --sha1 {params.sha1} --out {output}"
-        " --mirror '{params.mirror}' --log {log}"
-
-
-ALL_TARGETS.extend(f"data/raw/{p}" for p in SOURCES_BY_PATH)
+    ALL_TARGETS.extend(f"data/raw/{e['path']}" for e in _entries)

@@ -1,52 +1,39 @@
-# Rules of the dst area (see dvc.yaml for the mirrored stages): JGA, SA, AGA, FGA and fuzzy
-# JGA (spec-dst-metrics). score-dst: one job per (gold version, system); score-dst-flags:
-# TripPy's released per-slot flags; score-dst-human: the FGA release's 100 human-evaluation
-# logs (SOM-DST sample); tables-dst: the FGA paper's Table 1 shape, plot and metrics.
+# Rules of the dst area: JGA, SA, AGA, FGA and fuzzy JGA (spec-dst-metrics).
+#   score-dst         per gold version: every system in one process (one pair of files each)
+#   score-dst-flags   TripPy's released per-slot flags
+#   score-dst-human   the FGA release's 100 human-evaluation logs (SOM-DST sample)
+#   tables-dst        the FGA paper's Table 1 shape, plot and metrics
+# Every command takes the whole `dst` block of params.yaml (options()).
 import os
-import re
 
 DST = config["dst"]
-DST_CODE = ("dst/metrics.py", "dst/inputs.py", "core/signature.py", "cli/dst.py")
+DST_OPTIONS = options("dst")
 DST_HUMAN_LOGS = sorted(raw(s) for s, e in SOURCES.items() if e.get("role") == "dst-human-eval")
 # The TripPy flag file and the 100-dialogue SOM-DST sample are scored once, not per system.
 DST_RELEASED = ["trippy", "som-dst-sample"]
 
 
-# Options shared by every score-dst* command (all from params.yaml, block `dst`).
-DST_ARGS = (
-    f"--lambdas '{DST['lambdas']}' --forget '{DST['forget']}'"
-    f" --fga-variant {DST['fga_variant']} --matcher {DST['matcher']}"
-    f" --fuzzy-matcher {DST['fuzzy_matcher']} --fuzzy-threshold {DST['fuzzy_threshold']}"
-    f" --label-normalization {DST['label_normalization']}"
-    f" --excluded-dialogues '{DST['excluded_dialogues']}'"
-)
-
-
 rule score_dst:
     input:
-        predictions="data/interim/predictions/{system}.parquet",
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
         states="data/interim/{version}/test/states.parquet",
         dialogues="data/interim/{version}/test/dialogues.parquet",
-        code=code(*DST_CODE),
+        code=code("score-dst"),
     output:
-        json="results/scores/dst/{version}/{system}.json",
-        turns="results/scores/dst/{version}/{system}.parquet",
+        json=expand("results/scores/dst/{{version}}/{system}.json", system=SYSTEMS),
+        turns=expand("results/scores/dst/{{version}}/{system}.parquet", system=SYSTEMS),
     log:
-        "logs/score-dst/{version}-{system}.log",
-    wildcard_constraints:
-        system="|".join(re.escape(s) for s in SYSTEMS),
+        "logs/score-dst/{version}.log",
     conda:
         ENV
     params:
-        common=DST_ARGS,
-        missing=DST["missing"],
-        unknown_slots=DST["unknown_slots"],
+        systems=SYSTEM_OPTIONS,
+        options=DST_OPTIONS,
     shell:
-        "mwzrepro score-dst --predictions {input.predictions} --states {input.states}"
-        " --dialogues {input.dialogues} --system {wildcards.system}"
-        " --version {wildcards.version} --missing {params.missing}"
-        " --unknown-slots {params.unknown_slots} {params.common}"
-        " --out {output.json} --out-turns {output.turns} --log {log}"
+        "mwzrepro score-dst {params.systems} --predictions-dir data/interim/predictions"
+        " --states {input.states} --dialogues {input.dialogues}"
+        " --version {wildcards.version} {params.options}"
+        " --out-dir results/scores/dst/{wildcards.version} --log {log}"
 
 
 rule score_dst_flags:
@@ -55,7 +42,7 @@ rule score_dst_flags:
         registry=ancient(REGISTRY),
         states=f"data/interim/{DST['flags_version']}/test/states.parquet",
         dialogues=f"data/interim/{DST['flags_version']}/test/dialogues.parquet",
-        code=code(*DST_CODE, "core/sources.py", "cli/prepare.py"),
+        code=code("score-dst-flags"),
     output:
         json="results/scores/dst/released/trippy.json",
         turns="results/scores/dst/released/trippy.parquet",
@@ -64,12 +51,12 @@ rule score_dst_flags:
     conda:
         ENV
     params:
-        common=DST_ARGS,
+        options=DST_OPTIONS,
         version=DST["flags_version"],
     shell:
         "mwzrepro score-dst-flags --flags {input.flags} --sources {input.registry}"
         " --states {input.states} --dialogues {input.dialogues} --system trippy"
-        " --label TripPy --version {params.version} {params.common}"
+        " --label TripPy --version {params.version} {params.options}"
         " --out {output.json} --out-turns {output.turns} --log {log}"
 
 
@@ -77,7 +64,7 @@ rule score_dst_human:
     input:
         logs=DST_HUMAN_LOGS,
         registry=ancient(REGISTRY),
-        code=code(*DST_CODE, "core/sources.py", "cli/prepare.py"),
+        code=code("score-dst-human"),
     output:
         json="results/scores/dst/released/som-dst-sample.json",
         turns="results/scores/dst/released/som-dst-sample.parquet",
@@ -86,13 +73,13 @@ rule score_dst_human:
     conda:
         ENV
     params:
-        common=DST_ARGS,
-        version=DST["human_version"],
-        logs_dir=lambda w, input: os.path.dirname(input.logs[0]),
+        options=DST_OPTIONS,
+        version=quote(DST["human_version"]),
+        logs_dir=os.path.dirname(DST_HUMAN_LOGS[0]),
     shell:
         "mwzrepro score-dst-human --logs-dir {params.logs_dir} --sources {input.registry}"
         " --system som-dst-sample --label 'SOM-DST (100-dialogue sample)'"
-        " --version {params.version} {params.common}"
+        " --version {params.version} {params.options}"
         " --out {output.json} --out-turns {output.turns} --log {log}"
 
 
@@ -107,7 +94,7 @@ rule tables_dst:
         released=expand(
             "results/scores/dst/released/{name}.{ext}", name=DST_RELEASED, ext=["json", "parquet"]
         ),
-        code=code("core/tables.py", "core/plots.py", "dst/metrics.py", "core/signature.py", "cli/dst.py"),
+        code=code("tables-dst"),
     output:
         table=multiext("results/tables/dst", ".md", ".csv", ".tex"),
         fuzzy=multiext("results/tables/dst_fuzzy", ".md", ".csv", ".tex"),
@@ -119,14 +106,11 @@ rule tables_dst:
     conda:
         ENV
     params:
-        lambda_max=DST["plot_lambda_max"],
-        lambda_step=DST["plot_lambda_step"],
+        options=DST_OPTIONS,
     shell:
         "mwzrepro tables-dst --scores-dir results/scores/dst --table results/tables/dst"
         " --fuzzy-table results/tables/dst_fuzzy --metrics {output.metrics}"
-        " --plot {output.plot} --plot-image {output.image}"
-        " --plot-lambda-max {params.lambda_max} --plot-lambda-step {params.lambda_step}"
-        " --log {log}"
+        " --plot {output.plot} --plot-image {output.image} {params.options} --log {log}"
 
 
 ALL_TARGETS.extend(rules.tables_dst.output)

@@ -1,7 +1,10 @@
-# ingest -> redelex -> predictions: canonical Parquet tables per (version, split) and per system.
+# ingest -> redelex per (version, split) of `datasets`; predictions: every system in one job.
 DATASETS = config["datasets"]
 VERSIONS = config["versions"]
 SYSTEMS = config["systems"]
+PREDICTIONS = config["predictions"]["test_version"]
+# The systems of a multi-system scoring job (each writes one file per system).
+SYSTEM_OPTIONS = " ".join(f"--system {s}" for s in SYSTEMS)
 CANONICAL = ["dialogues", "turns", "spans", "acts", "states", "booked", "goals"]
 
 
@@ -9,7 +12,7 @@ rule ingest:
     input:
         raw=lambda w: "data/raw/{}".format(DATASETS[f"{w.version}-{w.split}"]["raw"]),
         registry=ancient(REGISTRY),
-        code=code("prepare/ingest/__init__.py", "prepare/ingest/convlab.py", "core/sources.py", "cli/prepare.py"),
+        code=code("ingest"),
     output:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
@@ -28,7 +31,7 @@ rule redelex:
     input:
         turns="data/interim/{version}/{split}/turns.parquet",
         spans="data/interim/{version}/{split}/spans.parquet",
-        code=code("prepare/delex/span.py", "core/normalize.py", "cli/prepare.py"),
+        code=code("redelex"),
     output:
         "data/interim/{version}/{split}/references.parquet",
     log:
@@ -41,21 +44,22 @@ rule redelex:
 
 rule predictions:
     input:
-        raw="data/raw/mwzeval/predictions/{system}.json",
+        raw=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
         registry=ancient(REGISTRY),
-        turns=f"data/interim/{config['predictions']['test_version']}/test/turns.parquet",
-        code=code("prepare/predictions.py", "core/normalize.py", "core/sources.py", "cli/prepare.py"),
+        turns=f"data/interim/{PREDICTIONS}/test/turns.parquet",
+        code=code("predictions"),
     output:
-        predictions="data/interim/predictions/{system}.parquet",
-        coverage="data/interim/predictions/{system}.coverage.parquet",
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
     log:
-        "logs/predictions/{system}.log",
+        "logs/predictions.log",
     conda:
         ENV
+    params:
+        inputs=lambda w, input: " ".join(f"--input {p}" for p in input.raw),
     shell:
-        "mwzrepro predictions --input {input.raw} --sources {input.registry}"
-        " --turns {input.turns} --out {output.predictions} --coverage {output.coverage}"
-        " --log {log}"
+        "mwzrepro predictions {params.inputs} --sources {input.registry}"
+        " --turns {input.turns} --out-dir data/interim/predictions --log {log}"
 
 
 # Every dataset in params.yaml is a final target (as for `dvc repro`), needed downstream or not.

@@ -1,14 +1,11 @@
-# Rules of the standard area (see dvc.yaml for the mirrored stages): the reference evaluator's
-# Inform/Success (standard and optimistic settings), lexical richness and state metrics
-# (spec-standard-evaluation).
+# Rules of the standard area: the reference evaluator's Inform/Success (standard and
+# optimistic settings), lexical richness and state metrics (spec-standard-evaluation).
 #   goals                      evaluator resources per dataset (version, split)
-#   score-success              per (version, system); score-success-oracle: the references
-#   score-richness             per system; score-richness-reference: per version
+#   score-success              per version: every system and the references ("oracle"), one
+#                              process, one pair of files per system
+#   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
-import re
-
 STANDARD = config["standard"]
-INFORM = config["inform"]
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
 STANDARD_DB = {
     "restaurant": raw("multiwoz-db-restaurant-db"),
@@ -16,38 +13,12 @@ STANDARD_DB = {
     "attraction": raw("mwzeval-database-attraction-db"),
     "train": raw("mwzeval-database-train-db"),
 }
-SUCCESS_CODE = (
-    "standard/inform_success.py",
-    "standard/state_match.py",
-    "standard/richness.py",
-    "core/signature.py",
-    "standard/inputs.py",
-    "standard/scores.py",
-    "standard/active_domains.py",
-    "standard/goals.py",
-    "standard/booked.py",
-    "standard/gold_states.py",
-    "standard/database.py",
-    "core/fuzzy.py",
-    "core/normalize.py",
-    "cli/standard.py",
-)
-RICHNESS_CODE = (
-    "standard/richness.py",
-    "core/signature.py",
-    "standard/inputs.py",
-    "standard/scores.py",
-    "cli/standard.py",
-)
-
-
-# The version's evaluator resources (inputs of score-success and score-success-oracle).
-EVAL_INPUTS = {t: f"data/interim/{{version}}/test/{t}.parquet" for t in EVAL_TABLES}
-# Options shared by score-success and score-success-oracle (params.yaml).
-SUCCESS_ARGS = (
-    f"--matching {INFORM['matching']} --threshold {INFORM['fuzzy_threshold']}"
-    f" --domain-sources '{STANDARD['domain_sources']}'"
-    f" --state-threshold {STANDARD['state_match_threshold']}"
+SUCCESS_SYSTEMS = SYSTEMS + ["oracle"]
+# Options of score-success (params.yaml blocks `inform` and `standard`).
+SUCCESS_OPTIONS = (
+    options("inform")
+    + f" --domain-sources {quote(STANDARD['domain_sources'])}"
+    + f" --state-match-threshold {quote(STANDARD['state_match_threshold'])}"
 )
 
 
@@ -58,15 +29,7 @@ rule goals:
         booked="data/interim/{version}/{split}/booked.parquet",
         states="data/interim/{version}/{split}/states.parquet",
         acts="data/interim/{version}/{split}/acts.parquet",
-        code=code(
-            "standard/goals.py",
-            "standard/booked.py",
-            "standard/gold_states.py",
-            "standard/active_domains.py",
-            "core/normalize.py",
-            "core/signature.py",
-            "cli/standard.py",
-        ),
+        code=code("goals"),
     output:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=EVAL_TABLES),
     log:
@@ -81,80 +44,61 @@ rule goals:
 
 rule score_success:
     input:
-        **EVAL_INPUTS,
+        **{t: f"data/interim/{{version}}/test/{t}.parquet" for t in EVAL_TABLES},
         **{f"db_{d}": p for d, p in STANDARD_DB.items()},
-        predictions="data/interim/predictions/{system}.parquet",
-        coverage="data/interim/predictions/{system}.coverage.parquet",
-        code=code(*SUCCESS_CODE),
-    output:
-        scores="results/scores/success/{version}/{system}.parquet",
-        dialogues="results/scores/success/{version}/{system}.dialogues.parquet",
-    log:
-        "logs/score-success/{version}-{system}.log",
-    wildcard_constraints:
-        system="|".join(re.escape(s) for s in SYSTEMS),
-    conda:
-        ENV
-    params:
-        common=SUCCESS_ARGS,
-    shell:
-        "mwzrepro score-success --predictions {input.predictions} --coverage {input.coverage}"
-        " --system {wildcards.system} --version {wildcards.version}"
-        " --eval-goals {input.eval_goals} --booked-domains {input.booked_domains}"
-        " --gold-states {input.gold_states} --turn-domains {input.turn_domains}"
-        " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
-        " --attraction-db {input.db_attraction} --train-db {input.db_train}"
-        " {params.common} --out {output.scores} --out-dialogues {output.dialogues} --log {log}"
-
-
-rule score_success_oracle:
-    input:
-        **EVAL_INPUTS,
-        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
         references="data/interim/{version}/test/references.parquet",
-        code=code(*SUCCESS_CODE),
+        code=code("score-success"),
     output:
-        scores="results/scores/success/{version}/oracle.parquet",
-        dialogues="results/scores/success/{version}/oracle.dialogues.parquet",
+        scores=expand(
+            "results/scores/success/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS
+        ),
+        dialogues=expand(
+            "results/scores/success/{{version}}/{system}.dialogues.parquet",
+            system=SUCCESS_SYSTEMS,
+        ),
     log:
-        "logs/score-success-oracle/{version}.log",
+        "logs/score-success/{version}.log",
     conda:
         ENV
     params:
-        common=SUCCESS_ARGS,
+        systems=" ".join(f"--system {s}" for s in SUCCESS_SYSTEMS),
+        options=SUCCESS_OPTIONS,
     shell:
-        "mwzrepro score-success --references {input.references}"
-        " --system oracle --version {wildcards.version}"
+        "mwzrepro score-success --version {wildcards.version}"
         " --eval-goals {input.eval_goals} --booked-domains {input.booked_domains}"
         " --gold-states {input.gold_states} --turn-domains {input.turn_domains}"
         " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
         " --attraction-db {input.db_attraction} --train-db {input.db_train}"
-        " {params.common} --out {output.scores} --out-dialogues {output.dialogues} --log {log}"
+        " {params.options} {params.systems} --references {input.references}"
+        " --predictions-dir data/interim/predictions"
+        " --out-dir results/scores/success/{wildcards.version} --log {log}"
 
 
 rule score_richness:
     input:
-        predictions="data/interim/predictions/{system}.parquet",
-        code=code(*RICHNESS_CODE),
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
+        code=code("score-richness"),
     output:
-        "results/scores/richness/{system}.parquet",
+        expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
     log:
-        "logs/score-richness/{system}.log",
-    wildcard_constraints:
-        system="|".join(re.escape(s) for s in SYSTEMS),
+        "logs/score-richness.log",
     conda:
         ENV
     params:
-        window=STANDARD["msttr_window"],
+        systems=SYSTEM_OPTIONS,
+        window=quote(STANDARD["msttr_window"]),
     shell:
-        "mwzrepro score-richness --predictions {input.predictions}"
-        " --system {wildcards.system} --window {params.window} --out {output} --log {log}"
+        "mwzrepro score-richness {params.systems} --predictions-dir data/interim/predictions"
+        " --out-dir results/scores/richness --msttr-window {params.window} --log {log}"
 
 
 rule score_richness_reference:
     input:
         references="data/interim/{version}/test/references.parquet",
-        code=code(*RICHNESS_CODE),
+        code=code("score-richness"),
     output:
         "results/scores/richness/reference/{version}.parquet",
     log:
@@ -162,10 +106,11 @@ rule score_richness_reference:
     conda:
         ENV
     params:
-        window=STANDARD["msttr_window"],
+        window=quote(STANDARD["msttr_window"]),
     shell:
         "mwzrepro score-richness --references {input.references} --system reference"
-        " --version {wildcards.version} --window {params.window} --out {output} --log {log}"
+        " --version {wildcards.version} --msttr-window {params.window} --out {output}"
+        " --log {log}"
 
 
 rule tables_standard:
@@ -173,17 +118,17 @@ rule tables_standard:
         success=expand(
             "results/scores/success/{version}/{system}.parquet",
             version=VERSIONS,
-            system=SYSTEMS + ["oracle"],
+            system=SUCCESS_SYSTEMS,
         ),
         dialogues=expand(
             "results/scores/success/{version}/{system}.dialogues.parquet",
             version=VERSIONS,
-            system=SYSTEMS + ["oracle"],
+            system=SUCCESS_SYSTEMS,
         ),
         richness=expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
         reference=expand("results/scores/richness/reference/{version}.parquet", version=VERSIONS),
         published="workflow/resources/published/leaderboard.yaml",
-        code=code("standard/tables.py", "core/tables.py", "core/signature.py", "cli/standard.py"),
+        code=code("tables-standard"),
     output:
         inform_success=multiext("results/tables/inform_success", ".md", ".csv", ".tex"),
         richness=multiext("results/tables/richness", ".md", ".csv", ".tex"),

@@ -1,4 +1,4 @@
-# tables-*: assemble paper-shaped tables, metrics JSON (in Git) and plot data.
+# tables-bleu: assemble the BLEU table, metrics JSON (in Git) and plot data.
 
 
 rule tables_bleu:
@@ -6,7 +6,7 @@ rule tables_bleu:
         scores=expand(
             "results/scores/bleu/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS
         ),
-        code=code("core/tables.py", "core/signature.py", "cli/bleu.py"),
+        code=code("tables-bleu"),
     output:
         table=multiext("results/tables/bleu", ".md", ".csv", ".tex"),
         metrics="results/metrics/bleu.json",

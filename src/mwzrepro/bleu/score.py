@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 
-__all__ = ["BleuResult", "corpus_bleu"]
+__all__ = ["BleuResult", "corpus_bleu", "bleu_scores"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,34 @@ def corpus_bleu(
         fields["sacrebleu" if key == "version" else key] = value
     return BleuResult(float(score.score), len(merged), Signature("BLEU", fields),
                       sb_sig.format(short=False))
+
+
+def bleu_scores(result: BleuResult, coverage: pd.DataFrame, system: str,
+                version: str) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The ``scores`` rows of one system's BLEU and its coverage, and their Parquet metadata.
+
+    Rows (setting ``""``): ``bleu``/``total`` (0–100), ``dialogues``/``covered`` and
+    ``expected``, ``turns``/``covered`` and ``expected`` (counts as floats), all with the
+    BLEU signature.
+
+    Args:
+        result: :func:`corpus_bleu` of the system.
+        coverage: the system's ``coverage`` table (expected_turns, predicted_turns per
+            dialogue).
+
+    Returns:
+        ``(rows, {"signature": ours, "sacrebleu": sacrebleu's own signature})``.
+    """
+    sig = result.signature.format()
+    rows = [
+        ("bleu", "total", result.score),
+        ("dialogues", "covered", float((coverage["predicted_turns"] > 0).sum())),
+        ("dialogues", "expected", float(len(coverage))),
+        ("turns", "covered", float(coverage["predicted_turns"].sum())),
+        ("turns", "expected", float(coverage["expected_turns"].sum())),
+    ]
+    df = pd.DataFrame(
+        [{"system": system, "version": version, "metric": m, "setting": "", "key": k,
+          "value": v, "signature": sig} for m, k, v in rows]
+    )
+    return df, {"signature": sig, "sacrebleu": result.sacrebleu_signature}

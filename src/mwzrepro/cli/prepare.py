@@ -15,37 +15,53 @@ IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
 @click.command("download")
-@click.option("--url", default=None, help="Pinned upstream URL (with --sha1).")
-@click.option("--sha1", default=None, help="Expected git blob SHA-1 of the file.")
 @click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry, to fetch by --id instead of --url/--sha1.")
-@click.option("--id", "source_id", default=None, help="Registry id of the file to fetch.")
-@click.option("--out", type=PATH, required=True, help="Destination file (under data/raw/).")
+              help="Sources registry (workflow/resources/sources.yaml), for --group or --id.")
+@click.option("--group", default=None,
+              help="Fetch every `sources:` entry of this group (first component of its path, "
+                   "e.g. mwz21, sgd) to OUT_DIR/<path>; what the pipeline does.")
+@click.option("--out-dir", type=PATH, default=None,
+              help="Directory the group's files are written under (data/raw).")
+@click.option("--id", "source_id", default=None, help="Registry id of one file to fetch.")
+@click.option("--url", default=None, help="Pinned upstream URL of one file (with --sha1).")
+@click.option("--sha1", default=None, help="Expected git blob SHA-1 of the file.")
+@click.option("--out", type=PATH, default=None, help="Destination of one file (--id, --url).")
 @click.option("--mirror", default="", show_default=True,
               help="Local mirror directory (<owner>/<repo>/<commit>/<path> layout); empty: "
-                   "$MWZREPRO_MIRROR, else the upstream URL.")
+                   "$MWZREPRO_MIRROR, else the upstream URL. A relative path is resolved "
+                   "against the current directory.")
 @log_option
-def download(url: str | None, sha1: str | None, registry: Path | None, source_id: str | None,
-             out: Path, mirror: str, log_file: Path | None) -> None:
-    """Fetch one pinned upstream file, verify its git blob SHA-1, write it atomically.
+def download(registry: Path | None, group: str | None, out_dir: Path | None,
+             source_id: str | None, url: str | None, sha1: str | None, out: Path | None,
+             mirror: str, log_file: Path | None) -> None:
+    """Fetch pinned upstream files, verify their git blob SHA-1, write them atomically.
 
-    Give either --url and --sha1 (what the pipeline does) or --sources and --id.
+    Give --sources with --group and --out-dir (every file of a group, what the pipeline
+    does), --sources with --id and --out (one registered file), or --url, --sha1 and --out.
     """
     from mwzrepro.core.errors import DownloadError
-    from mwzrepro.core.sources import Source, fetch, load_registry
+    from mwzrepro.core.sources import Source, fetch, groups, load_registry
 
     log = setup_logging(log_file)
-    if registry is not None and source_id is not None:
+    mirror_dir = resolve_mirror(mirror)
+    if registry is not None and group is not None and out_dir is not None:
+        members = groups(load_registry(registry, "sources")).get(group)
+        if not members:
+            raise DownloadError(f"{registry}: no `sources:` entry in group {group!r}")
+        jobs = [(s, out_dir / s.path) for s in members]
+    elif registry is not None and source_id is not None and out is not None:
         sources = load_registry(registry)
         if source_id not in sources:
             raise DownloadError(f"{registry}: no source with id {source_id!r}")
-        source = sources[source_id]
-    elif url and sha1:
-        source = Source(id=out.name, path=str(out), url=url, sha1=sha1, role="")
+        jobs = [(sources[source_id], out)]
+    elif url and sha1 and out is not None:
+        jobs = [(Source(id=out.name, path=str(out), url=url, sha1=sha1, role=""), out)]
     else:
-        raise click.UsageError("give --url and --sha1, or --sources and --id")
-    origin = fetch(source, out, resolve_mirror(mirror))
-    log.info("download %s -> %s (git blob %s)", origin, out, source.sha1)
+        raise click.UsageError("give --sources with --group and --out-dir, --sources with --id "
+                               "and --out, or --url, --sha1 and --out")
+    for source, dest in jobs:
+        origin = fetch(source, dest, mirror_dir)
+        log.info("download %s -> %s (git blob %s)", origin, dest, source.sha1)
 
 
 def verify_raw(registry: Path, paths: list[Path]) -> None:
@@ -124,32 +140,59 @@ def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
 
 
 @click.command("predictions")
-@click.option("--input", "input_file", type=IN_FILE, required=True,
-              help="Prediction file in the reference evaluator's format.")
+@click.option("--input", "inputs", type=IN_FILE, multiple=True, required=True,
+              help="Prediction file in the reference evaluator's format; repeat for several "
+                   "systems (the file name without .json is the system name).")
 @click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry to verify the input (pipeline files); omit for user files.")
+              help="Sources registry to verify the inputs (pipeline files); omit for user files.")
 @click.option("--turns", type=IN_FILE, required=True,
               help="Canonical turns.parquet of the test set the predictions are checked against.")
-@click.option("--out", type=PATH, required=True, help="predictions.parquet to write.")
-@click.option("--coverage", type=PATH, required=True, help="coverage.parquet to write.")
+@click.option("--out-dir", type=PATH, default=None,
+              help="Write <system>.parquet and <system>.coverage.parquet here for every input.")
+@click.option("--out", type=PATH, default=None, help="predictions.parquet (one --input).")
+@click.option("--coverage", type=PATH, default=None, help="coverage.parquet (one --input).")
 @log_option
-def predictions(input_file: Path, registry: Path | None, turns: Path, out: Path, coverage: Path,
+def predictions(inputs: tuple[Path, ...], registry: Path | None, turns: Path,
+                out_dir: Path | None, out: Path | None, coverage: Path | None,
                 log_file: Path | None) -> None:
-    """Validate and normalize one system's outputs (spec-standard-evaluation §2–3)."""
-    from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_table
-    from mwzrepro.prepare.predictions import expected_turns, parse_predictions
+    """Validate and normalize systems' outputs (spec-standard-evaluation §2–3).
+
+    One --input with --out and --coverage, or any number of --input with --out-dir (the
+    pipeline: every system in one process, one pair of files per system).
+    """
+    from mwzrepro.core.io import read_table
 
     log = setup_logging(log_file)
+    if out_dir is not None and out is None and coverage is None:
+        targets = [(p, out_dir / f"{p.stem}.parquet", out_dir / f"{p.stem}.coverage.parquet")
+                   for p in inputs]
+    elif out_dir is None and out is not None and coverage is not None and len(inputs) == 1:
+        targets = [(inputs[0], out, coverage)]
+    else:
+        raise click.UsageError("give one --input with --out and --coverage, or --out-dir")
     if registry is not None:
-        verify_raw(registry, [input_file])
+        verify_raw(registry, list(inputs))
+    from mwzrepro.prepare.predictions import expected_turns
+
+    expected = expected_turns(read_table(turns, "turns"))
+    for input_file, out_file, coverage_file in targets:
+        _prediction_tables(input_file, expected, out_file, coverage_file, log)
+
+
+def _prediction_tables(input_file: Path, expected: dict[str, int], out: Path, coverage: Path,
+                       log) -> None:
+    """Parse one prediction file and write its predictions and coverage tables."""
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import write_table
+    from mwzrepro.prepare.predictions import parse_predictions
+
     try:
         data = json.loads(input_file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{input_file}: not valid JSON: {exc}") from None
     unknown: Counter[str] = Counter()
-    preds, cov = parse_predictions(data, expected_turns(read_table(turns, "turns")),
-                                   str(input_file.name), unknown_placeholders=unknown)
+    preds, cov = parse_predictions(data, expected, str(input_file.name),
+                                   unknown_placeholders=unknown)
     meta = {"input": input_file.name, "unknown_placeholders": dict(sorted(unknown.items()))}
     # Rows are stored sorted; the file's dialogue order (MSTTR depends on it, spec §12.2) is
     # kept in the metadata.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from mwzrepro.consistency.lexicons import Inventories
-from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.params import CorrectionSettings
 from mwzrepro.consistency.text import Mapped, lower, normalize_entity, nword_matches
 
 __all__ = ["Hit", "TurnContext", "VisibleState", "USER_SEP", "first_span", "has_any"]
@@ -91,7 +91,7 @@ class TurnContext:
     """
 
     def __init__(self, t: int, user: str, system: str, state: VisibleState,
-                 previous: TurnContext | None, inv: Inventories, params: ConsistencyParams):
+                 previous: TurnContext | None, inv: Inventories, params: CorrectionSettings):
         self.t = t
         self.U, self.S = user, system
         self.u, self.s = lower(user), lower(system)
@@ -147,7 +147,7 @@ def _blank(chars: list[str], start: int, end: int) -> None:
         chars[i] = "#"
 
 
-def _mask(text: str, norm: Mapped, inv: Inventories, params: ConsistencyParams) -> str:
+def _mask(text: str, norm: Mapped, inv: Inventories, params: CorrectionSettings) -> str:
     chars = list(text)
     if params.mask_entity_names:
         for alias in inv.mask_names:

@@ -1,5 +1,5 @@
 """Annotation-consistency correction of MultiWOZ dialogue states (Qian et al., SIGDIAL 2021;
-spec-annotation-consistency).
+spec-annotation-consistency; section numbers refer to that spec).
 
 Input: the canonical tables of one (version, split) — ``dialogues``, ``turns``, ``states`` —
 plus the §5 inventories. Output (:func:`correct_split`):
@@ -8,43 +8,39 @@ plus the §5 inventories. Output (:func:`correct_split`):
   provenance (which rule added which slot, detected at which turn; §6.6 items 1 and 3);
 * ``consistency_changes``: the change log, one row per detected value (§6.6 item 2).
 
-The scan skeleton (§4.5), merging (§4.6), the multi-value policy (§6.4), carry-forward (§6.1),
-the ``dontcare`` policy (§6.3) and overrides (§10) are implemented here; the detection rules
-are in :mod:`mwzrepro.consistency.rules`, the inventories in
-:mod:`mwzrepro.consistency.lexicons`. Inputs are never modified.
+Carry-forward (§6.1), the ``dontcare`` policy (§6.3) in writing, overrides (§10) and the change
+log are implemented here; the scan, merging and multi-value policy in
+:mod:`mwzrepro.consistency.detect`, the detection rules in :mod:`mwzrepro.consistency.rules`,
+the inventories in :mod:`mwzrepro.consistency.lexicons`. Inputs are never modified.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
+import rapidfuzz
 
-from mwzrepro.consistency.lexicons import Inventories, Labeller, is_dontcare
-from mwzrepro.consistency.params import ConsistencyParams, Override
-from mwzrepro.consistency.context import Hit, TurnContext, VisibleState
-from mwzrepro.consistency.rules import FAMILIES, Family
+from mwzrepro.consistency.detect import Detection, detect_dialogue
+from mwzrepro.consistency.dialogue import Dialogue, dialogues_from_tables, is_labeled
+from mwzrepro.consistency.lexicons import Inventories, Labeller
+from mwzrepro.consistency.overrides import Override
+from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.rules import FAMILIES, SCOPE
+from mwzrepro.consistency.text import PARTIAL_RATIO_IMPL
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.schemas import TABLES
+from mwzrepro.core.signature import Signature
 
 __all__ = [
-    "SCOPE",
     "DOMAIN_ORDER",
     "SEMI_ORDER",
-    "StateRow",
-    "Dialogue",
-    "Detection",
     "CorrectionResult",
-    "dialogues_from_tables",
-    "merge_hits",
-    "detect_dialogue",
     "correct_split",
+    "correction_signature",
 ]
-
-#: The 17 corrected (domain, slot) pairs, in §3 order.
-SCOPE: tuple[tuple[str, str], ...] = tuple((f.domain, f.slot) for f in FAMILIES)
 
 #: Domain order of the MultiWOZ 2.0/2.1 ``metadata`` object (for positions of added slots).
 DOMAIN_ORDER: tuple[str, ...] = (
@@ -58,67 +54,6 @@ SEMI_ORDER: dict[str, tuple[str, ...]] = {
     "attraction": ("type", "name", "area"),
     "train": ("leaveat", "destination", "day", "arriveby", "departure"),
 }
-
-
-@dataclass(frozen=True)
-class StateRow:
-    """One slot of an original state: primary value, all alternatives, source position."""
-
-    domain: str
-    slot: str
-    value: str
-    alternatives: tuple[str, ...]
-    position: int
-
-
-@dataclass
-class Dialogue:
-    """One dialogue prepared for scanning (§2.1).
-
-    Attributes:
-        dialogue_id: canonical id. users: U_0..U_{N−1}. systems: S_0..S_{N−1} (S_0 = '').
-        states: O_t per user turn: ``{(domain, slot): StateRow}`` in source order.
-    """
-
-    dialogue_id: str
-    users: list[str]
-    systems: list[str]
-    states: list[dict[tuple[str, str], StateRow]] = field(default_factory=list)
-
-    @property
-    def n_turns(self) -> int:
-        """N, the number of user turns."""
-        return len(self.users)
-
-
-@dataclass(frozen=True)
-class Detection:
-    """The merged detection A_t of one family at one turn (§4.6, §6.4).
-
-    Attributes:
-        values: merged labels, primary first. hits: the hit behind each value.
-        applied: values written to the state under ``multi_value_policy``.
-    """
-
-    dialogue_id: str
-    turn: int
-    domain: str
-    slot: str
-    values: tuple[str, ...]
-    hits: tuple[Hit | None, ...]
-    applied: tuple[str, ...]
-
-    @property
-    def side(self) -> str:
-        """Side of the primary value (``user``, ``system`` or ``override``)."""
-        h = self.hits[0]
-        return h.side if h is not None else "override"
-
-    @property
-    def rule(self) -> str:
-        """Rule id of the primary value (``override`` for forced decisions)."""
-        h = self.hits[0]
-        return h.rule if h is not None else "override"
 
 
 @dataclass
@@ -135,165 +70,6 @@ class CorrectionResult:
     changes: pd.DataFrame
     detections: dict[tuple[str, str, str], dict[int, Detection]]
     coverage: dict[str, int]
-
-
-# ------------------------------------------------------------------------------ input
-def dialogues_from_tables(tables: Mapping[str, pd.DataFrame], where: str = "") -> list[Dialogue]:
-    """Prepare every dialogue of a split from its canonical ``dialogues``, ``turns`` and
-    ``states`` tables, in dialogue-id order.
-
-    Raises:
-        InputError: a dialogue without turns, a turn whose speaker does not match its log
-            position, or a state row whose user turn does not exist (names ``where``, the
-            dialogue and the turn).
-    """
-    label = f"{where}: " if where else ""
-    turns = tables["turns"].sort_values(["dialogue_id", "turn_id"], kind="mergesort")
-    by_dialogue: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
-    for did, tid, spk, text in zip(turns["dialogue_id"], turns["turn_id"], turns["speaker"],
-                                   turns["text"]):
-        by_dialogue[did].append((int(tid), spk, text))
-    ids = sorted(set(tables["dialogues"]["dialogue_id"]) | set(by_dialogue))
-    out: dict[str, Dialogue] = {}
-    for did in ids:
-        rows = by_dialogue.get(did)
-        if not rows:
-            raise InputError(f"{label}dialogue {did}: no turns")
-        users, systems = [], []
-        for k, (tid, spk, text) in enumerate(rows):
-            expected = "user" if tid % 2 == 0 else "system"
-            if tid != k or spk != expected:
-                raise InputError(f"{label}dialogue {did}, turn {tid}: expected the {expected} "
-                                 f"utterance at log position {k}, found {spk!r} at {tid}")
-            if spk == "user":
-                systems.append(rows[k - 1][2] if k else "")
-                users.append(text)
-        out[did] = Dialogue(did, users, systems, [{} for _ in users])
-    st = tables["states"].sort_values(["dialogue_id", "turn", "position"], kind="mergesort")
-    for did, t, d, s, v, alts, pos in zip(st["dialogue_id"], st["turn"], st["domain"],
-                                          st["slot"], st["value"], st["alternatives"],
-                                          st["position"]):
-        dia = out.get(did)
-        if dia is None or not 0 <= int(t) < dia.n_turns:
-            raise InputError(f"{label}dialogue {did}, turn {t}: state row for a user turn "
-                             "that does not exist")
-        alts_t = tuple(alts) if alts is not None and len(alts) else (v,)
-        dia.states[int(t)][(d, s)] = StateRow(d, s, v, alts_t, int(pos))
-    return [out[d] for d in ids]
-
-
-def _labeled(row: StateRow | None, policy: str) -> bool:
-    """"(d, s) is labeled in O_t" (§4.5, §6.3)."""
-    if row is None or not row.value.strip():
-        return False
-    return policy == "keep" or not is_dontcare(row.value)
-
-
-def _visible(state: Mapping[tuple[str, str], StateRow]) -> VisibleState:
-    values, names, domains = [], {}, set()
-    for (d, s), row in state.items():
-        if is_dontcare(row.value) or not row.value.strip():
-            continue
-        values.append(row.value.lower())
-        domains.add(d)
-        if s == "name":
-            names[d] = row.value
-    return VisibleState(tuple(values), names, frozenset(domains))
-
-
-# ---------------------------------------------------------------------------- detection
-def merge_hits(hits: Sequence[Hit]) -> list[Hit]:
-    """Merge the values one family found at one turn (§4.6).
-
-    Compares values without a leading "the "; a value contained in another is dropped in
-    favour of the longer one; duplicates are dropped; survivors are ordered by their first
-    evidence position in W_t. Returns one hit per surviving value (its first evidence).
-    """
-    first: dict[str, Hit] = {}
-    for h in sorted(hits, key=lambda h: (h.order, h.value)):
-        first.setdefault(h.value, h)
-
-    def bare(v: str) -> str:
-        v = v.lower()
-        return v[4:] if v.startswith("the ") else v
-
-    keep = []
-    for v, h in first.items():
-        bv = bare(v)
-        dominated = False
-        for o, ho in first.items():
-            if o == v:
-                continue
-            bo = bare(o)
-            if bv == bo:
-                if len(o) > len(v) or (len(o) == len(v) and ho.order < h.order):
-                    dominated = True
-            elif bv in bo:
-                dominated = True
-            if dominated:
-                break
-        if not dominated:
-            keep.append(h)
-    return sorted(keep, key=lambda h: (h.order, h.value))
-
-
-def _apply_policy(values: tuple[str, ...], policy: str) -> tuple[str, ...]:
-    if policy == "skip" and len(values) > 1:
-        return ()
-    if policy == "first":
-        return values[:1]
-    return values
-
-
-def detect_dialogue(
-    dialogue: Dialogue,
-    inv: Inventories,
-    params: ConsistencyParams,
-    labeller: Labeller,
-    families: Sequence[Family] = FAMILIES,
-) -> dict[tuple[str, str], dict[int, Detection]]:
-    """Run every family's scan (§4.5) over one dialogue.
-
-    Returns:
-        ``{(domain, slot): {t: Detection}}`` with only non-empty detections; a family runs only
-        if the dialogue is domain-related for its domain (§2.2).
-    """
-    contexts: list[TurnContext] = []
-    visible = [_visible(s) for s in dialogue.states]
-    prev = None
-    for t in range(dialogue.n_turns):
-        prev = TurnContext(t, dialogue.users[t], dialogue.systems[t], visible[t], prev, inv,
-                           params)
-        contexts.append(prev)
-    related = set().union(*(v.domains for v in visible)) if visible else set()
-    out: dict[tuple[str, str], dict[int, Detection]] = {}
-    for fam in families:
-        if fam.domain not in related:
-            continue
-        found: dict[int, Detection] = {}
-        for t, c in enumerate(contexts):
-            if _labeled(dialogue.states[t].get((fam.domain, fam.slot)), params.dontcare_policy):
-                if fam.scan == "skip":
-                    continue
-                break
-            hits = fam.user(c)
-            if not hits:
-                hits = fam.system(c)
-                if (hits and params.require_no_rejection
-                        and any(cue in c.u for cue in params.rejection_cues)):
-                    hits = []
-            if not hits:
-                continue
-            if fam.respell:
-                hits = [Hit(labeller(fam.domain, fam.slot, h.value), h.rule, h.side, h.where,
-                            h.start, h.end, h.order) for h in hits]
-            merged = merge_hits(hits)
-            values = tuple(h.value for h in merged)
-            found[t] = Detection(dialogue.dialogue_id, t, fam.domain, fam.slot, values,
-                                 tuple(merged), _apply_policy(values, params.multi_value_policy))
-        if found:
-            out[(fam.domain, fam.slot)] = found
-    return out
 
 
 def _apply_overrides(
@@ -354,7 +130,7 @@ def _corrected_rows(
     for (d, s), per_turn in detections.items():
         carried: Detection | None = None
         for t in range(dialogue.n_turns):
-            if _labeled(dialogue.states[t].get((d, s)), policy):
+            if is_labeled(dialogue.states[t].get((d, s)), policy):
                 carried = None
                 continue
             det = per_turn.get(t)
@@ -415,7 +191,7 @@ def _change_rows(det: Detection, dialogue: Dialogue, span_slot: bool,
 def correct_split(
     tables: Mapping[str, pd.DataFrame],
     inventories: Inventories,
-    params: ConsistencyParams,
+    params: CorrectionSettings,
     where: str = "",
 ) -> CorrectionResult:
     """Apply the annotation-consistency correction to one (version, split).
@@ -467,3 +243,23 @@ def correct_split(
         "dialogues_without_state": sum(1 for d in dialogues if not any(d.states)),
     }
     return CorrectionResult(states, changes, detections, coverage)
+
+
+def correction_signature(version: str, split: str, settings: CorrectionSettings) -> str:
+    """Signature of a correction run: version, split, profile (``reference`` or the names of
+    the settings that differ), ``dontcare`` and multi-value policies, the fuzzy matcher and
+    its library version (or ``off``), the number of overrides.
+
+    >>> correction_signature("mwz21", "test", CorrectionSettings.reference()).split("|")[:6]
+    ['consistency', 'ver:mwz21', 'split:test', 'profile:reference', 'dontcare:fill', 'multi:alternatives']
+    """
+    return Signature("consistency", {
+        "ver": version,
+        "split": split,
+        "profile": settings.profile_name(),
+        "dontcare": settings.dontcare_policy,
+        "multi": settings.multi_value_policy,
+        "fuzzy": f"{PARTIAL_RATIO_IMPL}-{rapidfuzz.__version__}" if settings.fuzzy_enabled
+        else "off",
+        "overrides": len(settings.overrides),
+    }).format()

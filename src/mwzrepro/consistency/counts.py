@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from mwzrepro.consistency.correct import SCOPE
+from mwzrepro.consistency.rules import SCOPE
+from mwzrepro.core.errors import ConfigError
 
 __all__ = [
     "TABLE_ROWS",
@@ -230,10 +231,10 @@ def draw_verification_sample(
         smaller than its size is taken whole.
 
     Raises:
-        ValueError: an unknown ``unit``.
+        ConfigError: an unknown ``unit``.
     """
     if unit not in ("turn", "dialogue"):
-        raise ValueError(f"unit must be 'turn' or 'dialogue', not {unit!r}")
+        raise ConfigError(f"consistency.verification_sample.unit must be 'turn' or 'dialogue', not {unit!r}")
     cols = ["split", "dialogue_id", "turn", "modified", "system_text", "user_text",
             "original", "added"]
     frames = [df.assign(split=split) for split, df in sorted(units.items())]

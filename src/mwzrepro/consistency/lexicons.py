@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.params import CorrectionSettings
 from mwzrepro.consistency.text import normalize_value
+from mwzrepro.core.errors import ConfigError, InputError
 
 __all__ = [
     "AREA_WORDS",
@@ -72,17 +73,17 @@ def load_databases(db_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
         ``{domain: [record, ...]}`` with records as in the MultiWOZ database files.
 
     Raises:
-        FileNotFoundError: a database file is missing (names the path).
-        ValueError: a file is not a JSON list of objects.
+        InputError: a database file is missing, unreadable or not a JSON list of objects
+            (names the path).
     """
     out: dict[str, list[dict[str, Any]]] = {}
     for domain in (*NAME_DOMAINS, "train"):
         path = Path(db_dir) / f"{domain}_db.json"
         if not path.is_file():
-            raise FileNotFoundError(f"{path}: MultiWOZ database file not found")
-        data = json.loads(path.read_text(encoding="utf-8"))
+            raise InputError(f"{path}: MultiWOZ database file not found")
+        data = _read_json(path)
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-            raise ValueError(f"{path}: expected a JSON list of records")
+            raise InputError(f"{path}: expected a JSON list of records")
         out[domain] = data
     return out
 
@@ -91,15 +92,22 @@ def load_ontology(path: str | Path) -> dict[str, list[str]]:
     """Read a MultiWOZ ontology (``{"domain-slot": [values]}``, 2.1 ConvLab-2 layout).
 
     Raises:
-        FileNotFoundError, ValueError: missing file or not a JSON object of lists.
+        InputError: missing or unreadable file, or not a JSON object (names the path).
     """
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: ontology file not found")
-    data = json.loads(path.read_text(encoding="utf-8"))
+        raise InputError(f"{path}: ontology file not found")
+    data = _read_json(path)
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a JSON object of value lists")
+        raise InputError(f"{path}: expected a JSON object of value lists")
     return data
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: unreadable JSON: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,7 @@ def _atype_canonical(value: str) -> str:
 def build_inventories(
     databases: Mapping[str, Sequence[Mapping[str, Any]]],
     ontology: Mapping[str, Sequence[str]],
-    params: ConsistencyParams,
+    params: CorrectionSettings,
 ) -> Inventories:
     """Build the §5 inventories.
 
@@ -173,12 +181,12 @@ def build_inventories(
             ``restaurant_cues_db_names``, ``restaurant_cues``.
 
     Raises:
-        ValueError: a database lacks a domain, a record lacks ``name``, or a seed alias names a
-            canonical name that is not in the database.
+        InputError: a database lacks a domain.
+        ConfigError: a seed alias names a canonical name that is not in the database.
     """
     for d in (*NAME_DOMAINS, "train"):
         if d not in databases:
-            raise ValueError(f"database for domain {d!r} missing")
+            raise InputError(f"database for domain {d!r} missing")
     block = {b.strip().lower() for b in params.name_blocklist}
     names: dict[str, tuple[tuple[str, str], ...]] = {}
     canonical: dict[str, tuple[str, ...]] = {}
@@ -200,7 +208,8 @@ def build_inventories(
             if target not in canon:
                 if target in block:
                     continue
-                raise ValueError(f"seed alias {alias!r}: {target!r} is not a {d} database name")
+                raise ConfigError(f"consistency.name_seed_aliases: seed alias {alias!r}: "
+                                  f"{target!r} is not a {d} database name")
             pairs.add((normalize_value(alias), target))
         pairs = {(a, c) for a, c in pairs if a and a not in block}
         names[d] = tuple(sorted(pairs))

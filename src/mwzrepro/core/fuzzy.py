@@ -54,6 +54,8 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 from rapidfuzz.distance import Levenshtein as _RFLevenshtein
 
+from mwzrepro.core.errors import ConfigError
+
 __all__ = [
     "MATCHING_MODES",
     "editops_reference",
@@ -257,13 +259,13 @@ def partial_ratio(a: str, b: str, mode: str = "reference") -> float:
     """``partial_ratio`` in the given matching mode (:data:`MATCHING_MODES`).
 
     Raises:
-        ValueError: unknown mode.
+        ConfigError: unknown mode.
     """
     if mode == "reference":
         return partial_ratio_reference(a, b)
     if mode == "optimal":
         return partial_ratio_optimal(a, b)
-    raise ValueError(f"unknown matching mode {mode!r}; expected one of {MATCHING_MODES}")
+    raise ConfigError(f"unknown matching mode {mode!r}; expected one of {MATCHING_MODES}")
 
 
 def make_matcher(mode: str = "reference", threshold: float = 90) -> Callable[[str, str], bool]:
@@ -276,10 +278,10 @@ def make_matcher(mode: str = "reference", threshold: float = 90) -> Callable[[st
     ``round(optimal)``) and runs the exact computation only for candidates above it.
 
     Raises:
-        ValueError: unknown mode.
+        ConfigError: unknown mode.
     """
     if mode not in MATCHING_MODES:
-        raise ValueError(f"unknown matching mode {mode!r}; expected one of {MATCHING_MODES}")
+        raise ConfigError(f"unknown matching mode {mode!r}; expected one of {MATCHING_MODES}")
     threshold = float(threshold)
 
     if mode == "optimal":

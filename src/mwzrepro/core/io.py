@@ -5,7 +5,9 @@ byte-identical files (design.md, "Determinism"):
 
 * Parquet: validated against its :mod:`mwzrepro.core.schemas` table, rows sorted by the table key,
   no index, explicit Arrow schema, fixed codec, no pandas metadata (so the pandas version is not
-  written into the file), user metadata as sorted JSON under the key ``mwzrepro``.
+  written into the file), user metadata as sorted JSON under the key ``mwzrepro``. Reading
+  checks only the file's Arrow schema against the table (the rows were validated when the
+  file was written), which keeps pandera out of jobs that only read tables.
 * JSON: sorted keys only where asked, fixed indentation, trailing newline, UTF-8.
 * Every file is written to a temporary sibling and renamed into place, so a failure never leaves
   a half-written output.
@@ -21,7 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.schemas import TABLES, arrow_schema, validate
+from mwzrepro.core.schemas import TABLES, arrow_schema, check_arrow_schema, validate
+from mwzrepro.core.schemas.spec import empty_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -112,20 +115,29 @@ def write_table(
 
 
 def read_table(path: str | os.PathLike[str], table: str) -> pd.DataFrame:
-    """Read a Parquet file written by :func:`write_table` and validate it as ``table``.
+    """Read a Parquet file written by :func:`write_table` as table ``table``.
+
+    Only the file's Arrow schema is checked (column names, order, types, nullability; see
+    :func:`mwzrepro.core.schemas.check_arrow_schema`): :func:`write_table` validated the rows
+    when it wrote the file. The frame equals what :func:`write_table` was given after its
+    validation: declared columns in order, a fresh index, ``list<string>`` cells as Python
+    lists of ``str`` (``None`` where null).
 
     Raises:
         FileNotFoundError: ``path`` does not exist.
-        mwzrepro.core.schemas.SchemaError: the file does not match the table.
+        mwzrepro.core.schemas.SchemaError: the file's schema does not match the table.
     """
     import pyarrow.parquet as pq
 
     tbl = pq.read_table(path)
+    check_arrow_schema(tbl.schema, table, where=str(path))
+    if tbl.num_rows == 0:
+        return empty_frame(TABLES[table])
     df = tbl.to_pandas()
     for name, col in TABLES[table].columns.items():
-        if col.type == "list<string>" and name in df:
+        if col.type == "list<string>":
             df[name] = [None if v is None else [str(x) for x in v] for v in df[name]]
-    return validate(df, table, where=str(path))
+    return df
 
 
 def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -24,9 +24,9 @@ Example:
     ...     matching: Literal["reference", "optimal"] = Field("reference", description="Mode.")
     ...     fuzzy_threshold: int = Field(90, ge=0, le=100, description="Threshold (0-100).")
     >>> cli_args(Inform, {"matching": "optimal", "fuzzy_threshold": 85})
-    "--matching 'optimal' --fuzzy-threshold '85'"
+    '--matching optimal --fuzzy-threshold 85'
     >>> cli_args(Inform, {}, block="inform", template=True)
-    "--matching '${inform.matching}' --fuzzy-threshold '${inform.fuzzy_threshold}'"
+    '--matching "${inform.matching}" --fuzzy-threshold "${inform.fuzzy_threshold}"'
     >>> validate_block(Inform, {"fuzzy_threshold": 101}, "inform")
     Traceback (most recent call last):
     ...
@@ -39,6 +39,7 @@ Example:
 
 from __future__ import annotations
 
+import shlex
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
@@ -160,9 +161,10 @@ def validate_block(model: type[BaseModel], data: Mapping[str, Any], block: str) 
 def cli_args(model: type[BaseModel], block_values: Mapping[str, Any], block: str = "",
              template: bool = False, exclude: tuple[str, ...] = ()) -> str:
     """The command-line options for one ``params.yaml`` block, every leaf of ``model`` in
-    declaration order, values single-quoted. Missing keys take the model's default. With
-    ``template=True`` each value is the DVC placeholder ``${block.key.subkey}`` (what the
-    generated ``dvc.yaml`` interpolates from ``params.yaml``)."""
+    declaration order, each value one shell word (``shlex.quote``). Missing keys take the
+    model's default. With ``template=True`` each value is the double-quoted DVC placeholder
+    ``"${block.key.subkey}"`` (what the generated ``dvc.yaml`` interpolates from
+    ``params.yaml``)."""
     parts = []
     for path, _info in leaves(model):
         dotted = ".".join(path)
@@ -176,7 +178,8 @@ def cli_args(model: type[BaseModel], block_values: Mapping[str, Any], block: str
                 node = node.get(key, None) if isinstance(node, Mapping) else None
             value = _default(model, path) if node is None else node
             value = _bool_text(value)
-        parts.append(f"{_option_name(path)} '{value}'")
+        quoted = f'"{value}"' if template else shlex.quote(str(value))
+        parts.append(f"{_option_name(path)} {quoted}")
     return " ".join(parts)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from mwzrepro import __version__
-from mwzrepro.core.errors import MwzreproError
+from mwzrepro.core.errors import InputError, MwzreproError
 
 __all__ = ["Signature", "SignatureMismatch", "check_compatible", "NORMALIZATION_VERSION"]
 
@@ -69,7 +69,12 @@ class Signature:
         """Inverse of :meth:`format` (all values come back as strings).
 
         Raises:
-            ValueError: a field is not ``key:value``.
+            InputError: a field is not ``key:value`` (a corrupt score file).
+
+        >>> Signature.parse("BLEU|nokey")
+        Traceback (most recent call last):
+        ...
+        mwzrepro.core.errors.InputError: malformed signature field 'nokey' in 'BLEU|nokey'
         """
         metric, *parts = text.split("|")
         fields: dict[str, object] = {}
@@ -77,7 +82,7 @@ class Signature:
         for part in parts:
             key, sep, value = part.partition(":")
             if not sep:
-                raise ValueError(f"malformed signature field {part!r} in {text!r}")
+                raise InputError(f"malformed signature field {part!r} in {text!r}")
             if key == "v":
                 version = value
             else:
@@ -102,8 +107,15 @@ def check_compatible(signatures: Iterable[str | Signature], vary: Iterable[str] 
                      where: str = "") -> None:
     """Raise unless all signatures agree on every field outside ``vary``.
 
+    >>> check_compatible(["BLEU|system:a|ver:mwz21", "BLEU|system:b|ver:mwz21"])
+    >>> check_compatible(["BLEU|system:a|ver:mwz21", "BLEU|system:b|ver:mwz20"], where="col")
+    Traceback (most recent call last):
+    ...
+    mwzrepro.core.signature.SignatureMismatch: col: cannot put numbers with different settings in one column: BLEU|system:a|ver:mwz21|v:0.1.0 vs BLEU|system:b|ver:mwz20|v:0.1.0
+
     Raises:
         SignatureMismatch: naming ``where`` and the two disagreeing signatures.
+        InputError: a malformed signature string.
     """
     vary = tuple(vary)
     first: Signature | None = None

@@ -6,6 +6,9 @@ git blob SHA-1, ``sha1(b"blob <size>\\0" + content)``, so a file from the networ
 local mirror are verified the same way. A mirror is a directory with the upstream layout
 ``<owner>/<repo>/<commit>/<path>``: the part of the URL after
 ``https://raw.githubusercontent.com/``.
+
+Files are fetched by *group*: the first component of their local path (``mwz21``, ``sgd``,
+``mwzeval``, ...), one per upstream repository; the pipeline runs one download job per group.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ __all__ = [
     "RAW_PREFIX",
     "Source",
     "load_registry",
+    "groups",
     "git_blob_sha1",
     "mirror_path",
     "fetch",
@@ -44,6 +48,15 @@ class Source:
     sha1: str
     role: str
 
+    @property
+    def group(self) -> str:
+        """The download group: the first component of :attr:`path`.
+
+        >>> Source("x", "sgd/train/schema.json", "u", "s", "sgd-schema").group
+        'sgd'
+        """
+        return self.path.split("/", 1)[0]
+
 
 def load_registry(path: str | os.PathLike[str], section: str | None = None) -> dict[str, Source]:
     """Read the sources registry.
@@ -61,7 +74,8 @@ def load_registry(path: str | os.PathLike[str], section: str | None = None) -> d
     import yaml
 
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
     except (OSError, yaml.YAMLError) as exc:
         raise DownloadError(f"cannot read sources registry {path}: {exc}") from None
     out: dict[str, Source] = {}
@@ -72,6 +86,20 @@ def load_registry(path: str | os.PathLike[str], section: str | None = None) -> d
             except (KeyError, TypeError):
                 raise DownloadError(f"{path}: entry {sid!r} needs path, url, sha1, role") from None
     return out
+
+
+def groups(sources: dict[str, Source]) -> dict[str, list[Source]]:
+    """Registry entries by download group (:attr:`Source.group`), groups sorted, entries in
+    registry order.
+
+    >>> reg = {"a": Source("a", "sgd/x", "u", "s", "r"), "b": Source("b", "fga/y", "u", "s", "r")}
+    >>> {g: [s.id for s in ss] for g, ss in groups(reg).items()}
+    {'fga': ['b'], 'sgd': ['a']}
+    """
+    out: dict[str, list[Source]] = {}
+    for source in sources.values():
+        out.setdefault(source.group, []).append(source)
+    return dict(sorted(out.items()))
 
 
 def git_blob_sha1(data: bytes) -> str:

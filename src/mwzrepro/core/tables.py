@@ -10,17 +10,36 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 
 from mwzrepro.core.io import write_text
 
-__all__ = ["render_table", "format_cell"]
+__all__ = ["render_table", "format_cell", "TableSpec"]
+
+
+class TableSpec(NamedTuple):
+    """One table as the library builds it, for :func:`render_table`: rows, caption, decimal
+    places (global or per column) and notes."""
+
+    df: pd.DataFrame
+    title: str
+    decimals: int | Mapping[str, int] = 2
+    notes: list[str] = []
+
+    def render(self, stem: str | os.PathLike[str]) -> None:
+        """Write the table as ``<stem>.md``, ``.csv`` and ``.tex``."""
+        render_table(self.df, stem, self.title, decimals=self.decimals, notes=self.notes)
 
 
 def format_cell(value: object, decimals: int) -> str:
     """Render one cell: floats with ``decimals`` places (round-half-even on the binary value,
-    Python's ``format``), ints as ints, missing values as ``–``."""
+    Python's ``format``), ints as ints, missing values as ``–``.
+
+    >>> format_cell(0.125, 2), format_cell(3, 2), format_cell(float("nan"), 1), format_cell(True, 0)
+    ('0.12', '3', '–', 'yes')
+    """
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):

@@ -56,11 +56,13 @@ def parse_predictions(
         one row per *test* dialogue (``predicted_turns`` 0 for a missing dialogue).
 
     Raises:
-        InputError: malformed structure, unknown dialogue ids (all listed, up to 10), too many
+        InputError: malformed structure, no dialogue at all, unknown dialogue ids (all listed, up to 10), too many
             turns, or bad field types; the message names the file, dialogue and turn.
     """
     if not isinstance(data, dict):
         raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}")
+    if not data:
+        raise InputError(f"{source}: no dialogues (the object is empty)")
     ids = {}
     for raw_id in data:
         did = str(raw_id).lower()

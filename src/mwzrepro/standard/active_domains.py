@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from mwzrepro.core.errors import InputError
+
 __all__ = [
     "DOMAIN_SOURCES",
     "SLOT_NAME_DOMAINS",
@@ -133,10 +135,10 @@ def turn_domains(
         One list of domains per turn.
 
     Raises:
-        ValueError: ``states`` and ``act_domains`` differ in length.
+        InputError: ``states`` and ``act_domains`` differ in length.
     """
     if len(states) != len(act_domains):
-        raise ValueError(
+        raise InputError(
             f"turn_domains: {len(states)} states but {len(act_domains)} act lists"
         )
     out: list[list[str]] = []

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from mwzrepro.core.errors import InputError
+
 __all__ = [
     "EXCLUDED_BOOKED_DOMAINS",
     "build_booked_domains",
@@ -37,7 +39,7 @@ def build_booked_domains(booked: pd.DataFrame, dialogues: pd.DataFrame) -> pd.Da
         lowercase domains in metadata order, taxi excluded).
 
     Raises:
-        ValueError: a booked row refers to a dialogue or turn that ``dialogues`` lacks.
+        InputError: a booked row refers to a dialogue or turn that ``dialogues`` lacks.
     """
     n_sys = dict(zip(dialogues["dialogue_id"], dialogues["n_turns"] // 2))
     b = booked[~booked["domain"].isin(EXCLUDED_BOOKED_DOMAINS) & (booked["n_booked"] > 0)]
@@ -45,7 +47,7 @@ def build_booked_domains(booked: pd.DataFrame, dialogues: pd.DataFrame) -> pd.Da
     per_turn: dict[tuple[str, int], list[str]] = {}
     for did, turn, domain in zip(b["dialogue_id"], b["turn"], b["domain"]):
         if did not in n_sys or not 0 <= int(turn) < n_sys[did]:
-            raise ValueError(
+            raise InputError(
                 f"booked table: dialogue {did}, turn {turn} is not a system turn of the "
                 "dialogues table"
             )
@@ -63,14 +65,14 @@ def booked_domains_to_dict(table: pd.DataFrame) -> dict[str, list[list[str]]]:
     evaluator's ``booked_domains.json``) from a ``booked_domains`` table.
 
     Raises:
-        ValueError: a dialogue's turns are not 0, 1, ..., n-1.
+        InputError: a dialogue's turns are not 0, 1, ..., n-1.
     """
     out: dict[str, list[list[str]]] = {}
     t = table.sort_values(["dialogue_id", "turn"], kind="mergesort")
     for did, turn, domains in zip(t["dialogue_id"], t["turn"], t["domains"]):
         lst = out.setdefault(did, [])
         if int(turn) != len(lst):
-            raise ValueError(f"booked_domains: dialogue {did} has a gap before turn {turn}")
+            raise InputError(f"booked_domains: dialogue {did} has a gap before turn {turn}")
         lst.append(list(domains))
     return out
 

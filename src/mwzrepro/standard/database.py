@@ -5,18 +5,9 @@ Four domains have a database: restaurant, hotel, attraction, train (taxi, police
 not). :meth:`VenueDatabase.query` returns the ids of the entities that satisfy a state or goal
 constraint dict, in database-file order, exactly as MultiWOZ_Evaluation 2022-06-10 does.
 
-**Which files.** The normative bytes (§5.1) are listed in :data:`NORMATIVE_SHA256`:
-
-* attraction, hotel, train: ``Tomiinek/MultiWOZ_Evaluation/<commit>/mwzeval/data/database/``
-  (``mwzeval-database-{attraction,hotel,train}-db`` in ``workflow/resources/sources.yaml``);
-  the MultiWOZ repository's attraction file differs (``mutliple sports`` typo), and
-  ConvLab-2's hotel file differs too;
-* restaurant: ``budzianowski/multiwoz/<commit>/db/restaurant_db.json`` (56,391 bytes; source
-  ``multiwoz-db-restaurant-db``; ConvLab-2's copy is identical). The evaluator repository's
-  newest ``restaurant_db.json`` (56,487 bytes, sha256 ``68628554…``) is the 2022-08-21 file
-  with ``phone`` added to three restaurants (§15) and is **not** normative.
-
-:meth:`VenueDatabase.from_files` refuses other bytes unless told otherwise.
+**Which files.** The normative bytes (§5.1) and their checks are in
+:mod:`mwzrepro.standard.database_files`; :meth:`VenueDatabase.from_files` refuses other bytes
+unless told otherwise.
 
 **Loading** (§5.1): delete :data:`DELETED_FIELDS`; rename fields with :func:`database_field`;
 the queryable keys of a domain are the field names of its **first** entity.
@@ -39,16 +30,15 @@ distinct value; a query decides each distinct value once (fuzzy decisions are me
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mwzrepro.core.errors import InputError
+from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.fuzzy import MATCHING_MODES, make_matcher
-from mwzrepro.core.normalize import normalize_value, time_to_minutes
+from mwzrepro.core.normalize_state import normalize_value, time_to_minutes
+from mwzrepro.standard.database_files import NORMATIVE_SHA256, file_sha256, read_database_files
 
 __all__ = [
     "DB_DOMAINS",
@@ -104,16 +94,6 @@ ID_FIELD: Mapping[str, str] = {
 #: Entity value meaning "unknown": never rejects an entity (§6).
 UNKNOWN_VALUE = "?"
 
-#: §5.1: SHA-256 of the normative database files (restaurant 110 entities / 56,391 bytes,
-#: hotel 33 / 18,241, attraction 79 / 35,731, train 2,828 / 748,675).
-NORMATIVE_SHA256: Mapping[str, str] = {
-    "restaurant": "7864b4e36027af0907d6afe9ed962fecd6c6966cd626b8ae9341708a04ea201a",
-    "hotel": "7f7d0fa564f6735b6a168a3ab72c7ca6f1180c49fa8a285bd9ebf7dac10e5e45",
-    "attraction": "ac2486936c373917fd9ed1aa46d0e63f7dc6fae4667c80e62b643ac6051e9848",
-    "train": "4818e735bae20690f6d0d06bb2ae8eec1981c0b680258a970dc01c9073f3fec9",
-}
-
-
 def database_field(name: str) -> str:
     """Database field name after §5.1 step 2: ``id`` unchanged; otherwise lowercase, spaces
     removed, ``arriveby`` → ``arrive``, ``leaveat`` → ``leave`` (``'entrance fee'`` →
@@ -126,15 +106,6 @@ def database_field(name: str) -> str:
     if name == "leaveat":
         return "leave"
     return name
-
-
-def file_sha256(path: str | Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class _DomainIndex:
@@ -207,7 +178,7 @@ class VenueDatabase:
 
     Raises:
         InputError: empty domain table, an entity that is not an object or lacks its id field.
-        ValueError: unknown domain or matching mode.
+        ConfigError: unknown domain or matching mode.
     """
 
     def __init__(
@@ -217,12 +188,12 @@ class VenueDatabase:
         threshold: float = 90,
     ):
         if matching not in MATCHING_MODES:
-            raise ValueError(
+            raise ConfigError(
                 f"unknown matching mode {matching!r}; expected one of {MATCHING_MODES}"
             )
         unknown = sorted(set(tables) - set(DB_DOMAINS))
         if unknown:
-            raise ValueError(f"no venue database for domains {unknown}; expected {DB_DOMAINS}")
+            raise ConfigError(f"no venue database for domains {unknown}; expected {DB_DOMAINS}")
         self.matching = matching
         self.threshold = threshold
         self._accepts = make_matcher(matching, threshold)
@@ -248,29 +219,7 @@ class VenueDatabase:
                 normative source).
             FileNotFoundError: a path does not exist.
         """
-        tables = {}
-        for domain, path in paths.items():
-            path = Path(path)
-            if expected_sha256 is not None and domain in expected_sha256:
-                actual = file_sha256(path)
-                if actual != expected_sha256[domain]:
-                    hint = (
-                        " (use budzianowski/multiwoz db/restaurant_db.json, 56,391 bytes; the "
-                        "evaluator repository's newer copy adds three phone numbers)"
-                        if domain == "restaurant"
-                        else ""
-                    )
-                    raise InputError(
-                        f"{path}: sha256 {actual} is not the normative {domain} database "
-                        f"{expected_sha256[domain]}{hint} (spec-standard-evaluation §5.1)"
-                    )
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as err:
-                raise InputError(f"{path}: not valid JSON ({err})") from None
-            if not isinstance(data, list):
-                raise InputError(f"{path}: expected a JSON array of entities")
-            tables[domain] = data
+        tables = read_database_files(paths, expected_sha256)
         return cls(tables, matching=matching, threshold=threshold)
 
     # -- inspection -------------------------------------------------------------------------
@@ -308,7 +257,7 @@ class VenueDatabase:
         """The §6 step 2 query: ``{key: normalized value}`` for every queryable key of
         ``domain`` present in ``constraints`` whose raw value is not a dontcare string
         (:data:`DONTCARE_VALUES`); values normalized with
-        :func:`mwzrepro.core.normalize.normalize_value` using the key as slot name, and ``arrive``/
+        :func:`mwzrepro.core.normalize_state.normalize_value` using the key as slot name, and ``arrive``/
         ``leave`` converted to minutes. Other constraint keys are ignored.
 
         Raises:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_slot_name, normalize_value
+from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value
 
 __all__ = [
     "GOAL_DOMAINS",

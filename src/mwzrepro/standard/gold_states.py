@@ -10,7 +10,7 @@ as ``{domain: {slot: value}}`` with
   which skip every slot whose value list contains ``dontcare`` (§5.4). For 2.0/2.1 states we
   drop the spellings :data:`DONTCARE_VALUES` (2.1 writes ``dontcare``, 2.0 ``dont care``), so a
   predicted ``dontcare`` is a false positive in the state metrics (§13) for every version;
-* slot names and values normalized with :func:`mwzrepro.core.normalize.normalize_state` (§4.1/4.2):
+* slot names and values normalized with :func:`mwzrepro.core.normalize_state.normalize_state` (§4.1/4.2):
   the canonical ``book people`` becomes ``bookpeople`` (the 2.2 name), ``arriveby`` →
   ``arrive``, ``leaveat`` → ``leave``, names/types/food/times canonicalized;
 * a domain kept only if at least one slot remains.
@@ -26,7 +26,8 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_state
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.normalize_state import normalize_state
 
 __all__ = ["DONTCARE_VALUES", "build_gold_states", "gold_states_to_dict", "state_to_json"]
 
@@ -53,7 +54,7 @@ def build_gold_states(states: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataF
         DataFrame with columns dialogue_id, turn (system-turn index), state_json.
 
     Raises:
-        ValueError: a state row refers to a dialogue or turn that ``dialogues`` lacks.
+        InputError: a state row refers to a dialogue or turn that ``dialogues`` lacks.
     """
     n_sys = dict(zip(dialogues["dialogue_id"], dialogues["n_turns"] // 2))
     s = states[~states["value"].isin(DONTCARE_VALUES)]
@@ -63,7 +64,7 @@ def build_gold_states(states: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataF
         s["dialogue_id"], s["turn"], s["domain"], s["slot"], s["value"]
     ):
         if did not in n_sys or not 0 <= int(turn) < n_sys[did]:
-            raise ValueError(
+            raise InputError(
                 f"states table: dialogue {did}, turn {turn} has no system turn in the "
                 "dialogues table"
             )
@@ -81,13 +82,13 @@ def gold_states_to_dict(table: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """``{dialogue_id: [state per system turn]}`` from a ``gold_states`` table.
 
     Raises:
-        ValueError: a dialogue's turns are not 0, 1, ..., n-1.
+        InputError: a dialogue's turns are not 0, 1, ..., n-1.
     """
     out: dict[str, list[dict[str, Any]]] = {}
     t = table.sort_values(["dialogue_id", "turn"], kind="mergesort")
     for did, turn, sj in zip(t["dialogue_id"], t["turn"], t["state_json"]):
         lst = out.setdefault(did, [])
         if int(turn) != len(lst):
-            raise ValueError(f"gold_states: dialogue {did} has a gap before turn {turn}")
+            raise InputError(f"gold_states: dialogue {did} has a gap before turn {turn}")
         lst.append(json.loads(sj))
     return out

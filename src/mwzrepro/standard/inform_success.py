@@ -35,6 +35,8 @@ from typing import Any, Protocol
 
 import pandas as pd
 
+from mwzrepro.core.errors import ConfigError, InputError
+
 __all__ = [
     "SETTINGS",
     "REQUESTABLES",
@@ -135,10 +137,10 @@ def evaluate_dialogue(
         :class:`DialogueOutcome`.
 
     Raises:
-        ValueError: unknown ``setting``.
+        ConfigError: unknown ``setting``.
     """
     if setting not in SETTINGS:
-        raise ValueError(f"unknown Inform/Success setting {setting!r}; expected {SETTINGS}")
+        raise ConfigError(f"unknown Inform/Success setting {setting!r}; expected {SETTINGS}")
     optimistic = setting == "optimistic"
 
     def query(domain: str, constraints: Mapping[str, Any]) -> list[str]:
@@ -218,14 +220,14 @@ def score_dialogues(
         DataFrame with columns setting, dialogue_id, domain, inform (bool), success (bool).
 
     Raises:
-        KeyError: a dialogue has no goal or no booked-domain list (message names it).
+        InputError: a dialogue has no goal or no booked-domain list (message names it).
     """
     rows: list[dict[str, Any]] = []
     for did, d in dialogues.items():
         if did not in goals:
-            raise KeyError(f"{where}: dialogue {did} has no goal")
+            raise InputError(f"{where}: dialogue {did} has no goal")
         if did not in booked:
-            raise KeyError(f"{where}: dialogue {did} has no booked-domain list")
+            raise InputError(f"{where}: dialogue {did} has no booked-domain list")
         out = evaluate_dialogue(goals[did], booked[did], d["responses"], d["states"],
                                 d["active_domains"], database, setting)
         for domain, ok in out.inform.items():

@@ -34,8 +34,8 @@ from mwzrepro.standard.active_domains import (
     domains_from_slot_names,
     estimate_from_states,
 )
-from mwzrepro.core.errors import InputError
-from mwzrepro.core.normalize import normalize_state
+from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.normalize_state import normalize_state
 
 __all__ = ["PreparedDialogues", "prepare_predictions", "prepare_references", "dialogue_order"]
 
@@ -61,7 +61,7 @@ class PreparedDialogues:
         Raises:
             InputError: ``ground-truth`` without ``ground_truth`` or with a dialogue missing
                 or shorter there.
-            ValueError: another source.
+            ConfigError: another source.
         """
         out = {}
         for did, d in self.dialogues.items():
@@ -100,7 +100,7 @@ def _domains(source: str, did: str, d: Mapping[str, list[Any]],
                 f"{where}dialogue {did}: no ground-truth turn domains for its {n} turns"
             )
         return [list(x) for x in gt[:n]]
-    raise ValueError(f"cannot derive active domains from source {source!r}")
+    raise ConfigError(f"cannot derive active domains from source {source!r}")
 
 
 def _gold_for(gold: Mapping[str, Sequence[Mapping[str, Any]]], did: str, n: int,
@@ -143,10 +143,10 @@ def prepare_predictions(
             cannot be normalized; gold states or ground-truth domains are missing or shorter;
             ``provided`` requested but some turn lacks active domains. Messages name the
             dialogue and turn.
-        ValueError: unknown ``domain_source``.
+        ConfigError: unknown ``domain_source``.
     """
     if domain_source not in DOMAIN_SOURCES:
-        raise ValueError(f"unknown domain source {domain_source!r}; expected {DOMAIN_SOURCES}")
+        raise ConfigError(f"unknown domain source {domain_source!r}; expected {DOMAIN_SOURCES}")
     label = f"{where}: " if where else ""
     if order is None:
         order = list(dict.fromkeys(predictions["dialogue_id"]))

@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from mwzrepro.core.errors import InputError
+
 __all__ = ["LEXDIV_PUNCTUATION", "tokenize", "msttr", "lexical_richness", "RICHNESS_KEYS"]
 
 #: The 18 strings lexical-diversity 0.1.1 deletes, in its order (spec §12.1).
@@ -81,7 +83,7 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
         to the reference evaluator.
 
     Raises:
-        ValueError: ``responses`` is empty.
+        InputError: ``responses`` is empty.
     """
     all_tokens: list[str] = []
     bigrams: list[tuple[str, str]] = []
@@ -94,7 +96,7 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
         bigrams += zip(toks, toks[1:])
         trigrams += zip(toks, toks[1:], toks[2:])
     if n_turns == 0:
-        raise ValueError("lexical richness needs at least one response")
+        raise InputError("lexical richness needs at least one response")
     # one Counter per order: counts in first-occurrence order, as the evaluator's updates
     uni = Counter(all_tokens)
     bi = Counter(bigrams)

@@ -27,6 +27,7 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.errors import ConfigError
 from mwzrepro.standard.inform_success import SETTINGS, VenueQuery, rates, score_dialogues
 from mwzrepro.standard.richness import RICHNESS_KEYS, lexical_richness
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
@@ -124,14 +125,14 @@ def success_scores(
         the ``success_dialogues`` rows (setting, dialogue_id, domain, inform, success).
 
     Raises:
-        ValueError: an unknown setting key.
-        KeyError: a dialogue without goal or booked-domain list.
+        ConfigError: an unknown setting key.
+        InputError: a dialogue without goal or booked-domain list.
     """
     rows: list[dict[str, Any]] = []
     per_dialogue = []
     for setting, prep in prepared.items():
         if setting not in SETTINGS:
-            raise ValueError(f"unknown setting {setting!r}; expected {SETTINGS}")
+            raise ConfigError(f"unknown setting {setting!r}; expected {SETTINGS}")
         df = score_dialogues(prep.dialogues, goals, booked, database, setting,
                              where=f"{system} ({version})")
         per_dialogue.append(df)
@@ -163,7 +164,7 @@ def state_match_scores(system: str, version: str, prepared: PreparedDialogues,
     key ``total``) for predicted states; empty when ``prepared`` uses gold states.
 
     Raises:
-        KeyError: see :func:`mwzrepro.standard.state_match.state_match`.
+        InputError: see :func:`mwzrepro.standard.state_match.state_match`.
     """
     if prepared.state_source != "predicted":
         return pd.DataFrame(columns=SCORE_COLUMNS)

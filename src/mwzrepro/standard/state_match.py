@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mwzrepro.core.errors import InputError
 from mwzrepro.core.fuzzy import partial_ratio
 
 __all__ = ["flatten_state", "state_match"]
@@ -62,7 +63,7 @@ def state_match(
         "slot_recall": fraction, "turns": n, "tp": .., "fp": .., "fn": ..}`` (unrounded).
 
     Raises:
-        KeyError: a dialogue has no gold states, or more predicted turns than gold turns
+        InputError: a dialogue has no gold states, or more predicted turns than gold turns
             (the reference evaluator crashes there; the message names the dialogue).
     """
 
@@ -75,9 +76,9 @@ def state_match(
     tp = fp = fn = joint = turns = 0
     for did, states in predicted.items():
         if did not in gold:
-            raise KeyError(f"{where}: dialogue {did} has no gold states")
+            raise InputError(f"{where}: dialogue {did} has no gold states")
         if len(states) > len(gold[did]):
-            raise KeyError(
+            raise InputError(
                 f"{where}: dialogue {did} has {len(states)} predicted turns but only "
                 f"{len(gold[did])} gold states"
             )

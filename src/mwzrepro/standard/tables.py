@@ -15,13 +15,17 @@ Published numbers come from ``workflow/resources/published/leaderboard.yaml`` (s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from mwzrepro.core.signature import Signature, check_compatible
+from mwzrepro.core.tables import TableSpec
 
 __all__ = [
+    "StandardTables",
+    "standard_tables",
     "inform_success_table",
     "richness_table",
     "state_match_table",
@@ -299,3 +303,51 @@ def inform_success_plot(success: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd
 def _richness_dict(sc: pd.DataFrame) -> dict[str, Any]:
     return {k: (int(v) if k.startswith("num_") else float(v))
             for k, v in zip(sc["key"], sc["value"])}
+
+
+@dataclass(frozen=True)
+class StandardTables:
+    """Output of :func:`standard_tables`.
+
+    Attributes:
+        tables: ``{file stem: TableSpec}`` for ``inform_success``, ``richness`` and
+            ``state_match``.
+        metrics: the ``standard.json`` payload (:func:`metrics_summary`).
+        plot: :func:`inform_success_plot` rows.
+    """
+
+    tables: dict[str, TableSpec]
+    metrics: dict[str, Any]
+    plot: pd.DataFrame
+
+
+def standard_tables(
+    success: Mapping[str, Mapping[str, pd.DataFrame]],
+    richness: Mapping[str, pd.DataFrame],
+    reference_richness: Mapping[str, pd.DataFrame],
+    published: Mapping[str, Any],
+) -> StandardTables:
+    """Every output of the ``tables-standard`` phase, built before anything is written.
+
+    Args:
+        success: ``{version: {system: scores}}`` (``oracle`` included).
+        richness: ``{system: richness scores}``.
+        reference_richness: ``{version: richness scores of the reference corpus}``.
+        published: the parsed ``leaderboard.yaml``.
+
+    Raises:
+        SignatureMismatch: numbers with different settings would share a column.
+    """
+    df, notes = inform_success_table(success, published)
+    tables = {"inform_success": TableSpec(
+        df, "Inform and Success per test set version (Table 5 shape)", 1, notes)}
+    df, notes = richness_table(richness, reference_richness, published)
+    tables["richness"] = TableSpec(
+        df, "Lexical richness of system outputs and of the reference corpora (Table 6 shape)",
+        2, notes)
+    df, notes = state_match_table(success)
+    tables["state_match"] = TableSpec(
+        df, "State metrics of the reference evaluator for systems with predicted states",
+        {"joint accuracy": 2, "slot F1": 2, "slot precision": 4, "slot recall": 4}, notes)
+    return StandardTables(tables, metrics_summary(success, richness, reference_richness),
+                          inform_success_plot(success))

@@ -20,6 +20,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.signature import Signature
+
 __all__ = [
     "BIAS_SLOTS",
     "TABLE2",
@@ -30,6 +33,8 @@ __all__ = [
     "bias_table",
     "spearman",
     "table2_comparison",
+    "bias_signature",
+    "measure_bias",
 ]
 
 #: The 31 slots of §11.2: the 30 MultiWOZ 2.1 slots of spec-dst-metrics §2.2 plus
@@ -89,10 +94,10 @@ def normalised_entropies(counts: Sequence[float]) -> tuple[float, float]:
     [0.811, 0.415]
 
     Raises:
-        ValueError: a count is negative.
+        InputError: a count is negative.
     """
     if any(c < 0 for c in counts):
-        raise ValueError(f"counts must be non-negative: {list(counts)}")
+        raise InputError(f"counts must be non-negative: {list(counts)}")
     pos = [float(c) for c in counts if c > 0]
     r = len(pos)
     if r < 2:
@@ -128,10 +133,10 @@ def value_counts(states: pd.DataFrame, unit: str = "turn") -> pd.DataFrame:
         :data:`BIAS_SLOTS`, sorted by slot, decreasing count, value.
 
     Raises:
-        ValueError: unknown ``unit``.
+        ConfigError: unknown ``unit``.
     """
     if unit not in ("turn", "dialogue"):
-        raise ValueError(f"bias_count_unit must be 'turn' or 'dialogue', not {unit!r}")
+        raise ConfigError(f"bias.bias_count_unit must be 'turn' or 'dialogue', not {unit!r}")
     wanted = set(BIAS_SLOTS)
     rows = []
     for did, dom, slot, value, alts in zip(states["dialogue_id"], states["domain"],
@@ -210,3 +215,37 @@ def table2_comparison(table: pd.DataFrame) -> dict[str, float]:
         out[f"{name}_abs_diff_h1_h0"] = float(abs(row["h1_h0"] - row["paper_h1_h0"]))
         out[f"{name}_abs_diff_hinf_h0"] = float(abs(row["hinf_h0"] - row["paper_hinf_h0"]))
     return out
+
+
+def bias_signature(version: str, split: str, unit: str) -> str:
+    """Signature of one (version, split)'s entity-bias numbers.
+
+    >>> bias_signature("mwz21", "test", "turn")
+    'ENTITY-BIAS|ver:mwz21|split:test|unit:turn|v:0.1.0'
+    """
+    return Signature("ENTITY-BIAS", {"ver": version, "split": split, "unit": unit}).format()
+
+
+def measure_bias(states: pd.DataFrame, version: str, split: str, unit: str = "turn"
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, str]]:
+    """Entity bias of one (version, split) from its canonical ``states`` (§11).
+
+    Returns:
+        ``(entity_bias, entity_bias_values, metadata)``: :func:`bias_table` with leading
+        ``version`` and ``split`` columns; the value distribution (``version``, ``split``,
+        ``slot`` "domain-slot", ``value``, ``count``); the Parquet metadata of both
+        (``signature``, ``count_unit``).
+
+    Raises:
+        ConfigError: unknown ``unit``.
+    """
+    counts = value_counts(states, unit)
+    table = bias_table(counts)
+    table.insert(0, "split", split)
+    table.insert(0, "version", version)
+    values = counts.assign(slot=counts["domain"] + "-" + counts["slot"])[["slot", "value",
+                                                                          "count"]]
+    values.insert(0, "split", split)
+    values.insert(0, "version", version)
+    return table, values, {"signature": bias_signature(version, split, unit),
+                           "count_unit": unit}

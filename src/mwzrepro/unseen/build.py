@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from mwzrepro.consistency.params import DEFAULT_SEED_ALIASES
+from mwzrepro.core.errors import ConfigError
+from mwzrepro.core.signature import Signature
 from mwzrepro.prepare.ingest import IngestError
 from mwzrepro.prepare.ingest.convlab import convert_dialogues
-from mwzrepro.unseen.entities import (
-    DEFAULT_SEED_ALIASES,
-    DEFAULT_UNANNOTATED_EXCLUDE,
-    EntityCatalog,
-)
+from mwzrepro.unseen.catalog import EntityCatalog
 from mwzrepro.unseen.families import DEFAULT_REFERENCE_PHRASES
+from mwzrepro.unseen.params import UnseenParams
+from mwzrepro.unseen.replacements import Pools
+from mwzrepro.unseen.reports import leak_report, mapping_report
 from mwzrepro.unseen.seen import (
     build_seen_set,
     closed_class_values,
@@ -33,14 +35,15 @@ from mwzrepro.unseen.seen import (
     entries_from_states,
     filter_pool,
 )
-from mwzrepro.unseen.testset import Pools, UnseenParams, build_unseen_test_set
-from mwzrepro.unseen.validate import leak_report, mapping_report, validation_report
+from mwzrepro.unseen.testset import build_unseen_test_set
+from mwzrepro.unseen.validate import validation_report
 
 __all__ = [
     "load_databases",
-    "SeenParams",
     "UnseenOutputs",
     "run_unseen",
+    "report_parameters",
+    "unseen_signature",
 ]
 
 
@@ -65,26 +68,42 @@ def load_databases(paths: Iterable[str | Path]) -> dict[str, list[dict[str, Any]
     return out
 
 
-@dataclass(frozen=True)
-class SeenParams:
-    """Parameters of the seen set and the entity catalog (§5, §6.2).
+def report_parameters(params: UnseenParams) -> dict[str, Any]:
+    """The ``parameters`` entry of the validation report: the transformation settings (§7,
+    §8), then the seen-set and resolution settings (§5, §6.2) with the fixed seed aliases and
+    reference phrases; lists as JSON lists."""
+    return {
+        "replaced_families": list(params.families),
+        "replace_attraction_type": params.replace_attraction_type,
+        "replace_unannotated_mentions": params.replace_unannotated_mentions,
+        "seed": params.seed,
+        "mapping_scope": params.mapping_scope,
+        "attraction_category_match": params.attraction_category_match,
+        "replace_scope": params.replace_scope,
+        "match_tokenisation": params.match_tokenisation,
+        "text_match_single_token_fallback": params.text_match_single_token_fallback,
+        "unseen_containment": params.unseen_containment,
+        "unseen_check_training_text": params.unseen_check_training_text,
+        "entity_fuzzy_threshold": params.entity_fuzzy_threshold,
+        "seed_aliases": [list(a) for a in DEFAULT_SEED_ALIASES],
+        "reference_phrases": list(DEFAULT_REFERENCE_PHRASES),
+        "unannotated_exclude": list(params.unannotated_exclude_list),
+    }
 
-    Attributes:
-        unseen_containment: apply U2.
-        unseen_check_training_text: ``auto`` (U3 when the training split is given), ``true``
-            (require it) or ``false``.
-        entity_fuzzy_threshold: partial-ratio threshold of §6.2 (0–100).
-        seed_aliases: (alias, canonical name, domain) of spec-annotation-consistency §5.1.
-        reference_phrases: taxi reference phrases that are not entities (§8.3).
-        unannotated_exclude: database names not searched in unannotated text. [design]
+
+def unseen_signature(params: UnseenParams, version: str | None, base: str | None,
+                     u3_applied: bool, training_split: bool) -> str:
+    """Signature of an unseen-entity test set (design.md): version, base, seed, mapping scope,
+    replaced families, ATYPE, U2, U3 (as applied), entity fuzzy threshold, training split.
+
+    >>> unseen_signature(UnseenParams(), "mwz21", "mwz21-test", False, False)
+    'UNSEEN|ver:mwz21|base:mwz21-test|seed:0|scope:dialogue|fam:ATTR+HOTEL+REST+FOOD+CITY+DEPT+PLACE|atype:no|u2:yes|u3:no|fuzzy:90.0|train:no|v:0.1.0'
     """
-
-    unseen_containment: bool = True
-    unseen_check_training_text: str = "auto"
-    entity_fuzzy_threshold: float = 90
-    seed_aliases: tuple[tuple[str, str, str], ...] = DEFAULT_SEED_ALIASES
-    reference_phrases: tuple[str, ...] = DEFAULT_REFERENCE_PHRASES
-    unannotated_exclude: tuple[str, ...] = DEFAULT_UNANNOTATED_EXCLUDE
+    return Signature("UNSEEN", {
+        "ver": version, "base": base, "seed": params.seed, "scope": params.mapping_scope,
+        "fam": "+".join(params.families), "atype": params.replace_attraction_type,
+        "u2": params.unseen_containment, "u3": u3_applied,
+        "fuzzy": params.entity_fuzzy_threshold, "train": training_split}).format()
 
 
 @dataclass
@@ -98,7 +117,7 @@ class UnseenOutputs:
         pool: the ``unseen_pool`` table.
         mapping: the ``unseen_mapping`` table.
         leaks: the ``unseen_leaks`` table.
-        report: the validation report (checks, stats, parameters, inputs).
+        report: the validation report (checks, stats, parameters, inputs, signature).
     """
 
     data: dict[str, Any]
@@ -109,6 +128,14 @@ class UnseenOutputs:
     leaks: pd.DataFrame
     report: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Parquet metadata of every table written: signature, parameters, training split
+        and inputs (from :attr:`report`)."""
+        return {"signature": self.report["signature"], "parameters": self.report["parameters"],
+                "training_split": self.report["training_split"],
+                "inputs": self.report["inputs"]}
+
 
 def run_unseen(
     base: Mapping[str, Any],
@@ -117,7 +144,6 @@ def run_unseen(
     ontology: Mapping[str, list[str]],
     schema22: list[dict[str, Any]],
     params: UnseenParams = UnseenParams(),
-    seen_params: SeenParams = SeenParams(),
     split: str = "test",
     train: Mapping[str, Any] | None = None,
     labels: Mapping[str, Any] | None = None,
@@ -131,15 +157,16 @@ def run_unseen(
             train required; all eight enter the seen set).
         ontology: the MultiWOZ 2.1 ``ontology.json``.
         schema22: the MultiWOZ 2.2 ``schema.json``.
-        params, seen_params: the parameters (§12).
+        params: the ``unseen`` block (§12).
         split: label of the base split.
         train: the MultiWOZ training split in the same layout, or None when unavailable (the
             report then says so and U3 is not applied).
-        labels: extra provenance written into the report (input file names, version).
+        labels: extra provenance written into the report (input file names); its
+            ``version`` and ``base`` enter the signature.
 
     Raises:
-        ValueError: ``unseen_check_training_text: true`` without a training split.
-        mwzrepro.unseen.testset.ExhaustedPoolError: a family ran out of candidates.
+        ConfigError: ``unseen_check_training_text: true`` without a training split.
+        mwzrepro.unseen.replacements.ExhaustedPoolError: a family ran out of candidates.
     """
     base_tables, base_skipped = convert_dialogues(base, split=split)
     entries = [
@@ -148,11 +175,10 @@ def run_unseen(
         *entries_from_schema22(schema22),
         *entries_from_states(base_tables["states"], "base test states"),
     ]
-    check_text = seen_params.unseen_check_training_text
-    if check_text not in ("auto", "true", "false"):
-        raise ValueError("unseen_check_training_text must be auto, true or false")
+    check_text = params.unseen_check_training_text
     if check_text == "true" and train is None:
-        raise ValueError("unseen_check_training_text is true but no training split was given")
+        raise ConfigError("unseen.unseen_check_training_text is true but no training split "
+                          "was given (unseen.train)")
     train_utts = None
     if train is not None:
         train_tables, _ = convert_dialogues(train, split="train")
@@ -162,30 +188,25 @@ def run_unseen(
     seen = build_seen_set(entries, training_split=train is not None,
                           training_utterances=train_utts)
     catalog = EntityCatalog.from_databases(
-        databases, seen_params.seed_aliases, seen_params.reference_phrases,
-        seen_params.unannotated_exclude, seen_params.entity_fuzzy_threshold,
+        databases, DEFAULT_SEED_ALIASES, DEFAULT_REFERENCE_PHRASES,
+        params.unannotated_exclude_list, params.entity_fuzzy_threshold,
         closed_class=closed_class_values(seen, params.enabled_families()))
-    pool = filter_pool(sgd_pool, seen, seen_params.unseen_containment)
+    pool = filter_pool(sgd_pool, seen, params.unseen_containment)
     pools = Pools(pool[pool["family"].isin(sorted(params.enabled_families()))])
     result = build_unseen_test_set(base, catalog, pools, params)
     new_tables, new_skipped = convert_dialogues(result.data, split=split)
     mapping = mapping_report(result)
     leaks = leak_report(base, result, params)
     report = validation_report(base, result, base_tables, new_tables, seen, pools, catalog,
-                               params, leaks, seen_params.unseen_containment)
+                               params, leaks, params.unseen_containment)
     report["training_split"] = (
         "available" if train is not None else
         "unavailable: seen-set item 1 (training states) is covered only through the 2.1 "
         "ontology, and U3 (training text) is not applied")
-    report["parameters"] = {**_jsonable(asdict(params)), **_jsonable(asdict(seen_params))}
+    report["parameters"] = report_parameters(params)
     report["inputs"] = dict(labels or {})
     report["skipped_annotations"] = {"base": len(base_skipped), "new": len(new_skipped)}
+    report["signature"] = unseen_signature(
+        params, report["inputs"].get("version"), report["inputs"].get("base"),
+        report["stats"]["u3_applied"], train is not None)
     return UnseenOutputs(result.data, new_tables, new_skipped, pool, mapping, leaks, report)
-
-
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    return obj

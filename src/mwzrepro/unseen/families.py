@@ -24,6 +24,7 @@ __all__ = [
     "DEFAULT_CITY_NICKNAMES",
     "DEFAULT_FOOD_POOL_EXCLUDE",
     "DEFAULT_REFERENCE_PHRASES",
+    "DEFAULT_UNANNOTATED_EXCLUDE",
     "ATTRACTION_CATEGORY_MATCH",
     "POOL_MINIMUMS",
     "role_of_state_slot",
@@ -151,6 +152,10 @@ DEFAULT_FOOD_POOL_EXCLUDE = (
 )
 #: Taxi reference phrases that are not entities (§8.3).
 DEFAULT_REFERENCE_PHRASES = ("the hotel", "the restaurant")
+
+#: Database names that are not searched in unannotated text (§6.1 f) because they are also
+#: ordinary phrases ("what is the address of the place ?"). [design]
+DEFAULT_UNANNOTATED_EXCLUDE: tuple[str, ...] = ("the place",)
 
 #: MultiWOZ attraction-type → compatible SGD Travel_1 categories (§7 step 6).
 ATTRACTION_CATEGORY_MATCH: dict[str, tuple[str, ...]] = {

@@ -196,7 +196,7 @@ def closed_class_values(seen: SeenSet, enabled_families: Iterable[str]) -> set[s
     """Members of S that some source gives as a value of a non-entity slot (area, price,
     type, days, numbers, or a family that is not replaced, such as attraction-type by default):
     ``moderate``, ``guest house``, ``college``, ``restaurant``. [design] Used by
-    :class:`~mwzrepro.unseen.entities.EntityCatalog` so that such values never resolve to a
+    :class:`~mwzrepro.unseen.catalog.EntityCatalog` so that such values never resolve to a
     database name by fuzzy matching and are not searched in free text."""
     enabled = set(enabled_families)
     return {m for m, fams in seen.members.items() if any(f not in enabled for f in fams)}

@@ -26,13 +26,10 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.signature import Signature
 from mwzrepro.prepare.ingest import IngestError
-from mwzrepro.unseen.families import (
-    DEFAULT_CITY_NICKNAMES,
-    DEFAULT_FOOD_POOL_EXCLUDE,
-    SGD_SOURCES,
-    SGD_STATION_SOURCES,
-)
+from mwzrepro.unseen.families import SGD_SOURCES, SGD_STATION_SOURCES
+from mwzrepro.unseen.params import UnseenParams
 from mwzrepro.unseen.text import DONTCARE, key
 
 __all__ = [
@@ -42,7 +39,8 @@ __all__ = [
     "family_sources",
     "collect_raw_strings",
     "build_pool",
-    "PoolParams",
+    "pool_signature",
+    "pool_report",
 ]
 
 _ALLOWED = re.compile(r"^[\w '&.\-]+$")
@@ -177,15 +175,6 @@ def collect_raw_strings(corpus: SgdCorpus,
     return RawStrings(counts=counts, categories=dict(categories), coverage=coverage)
 
 
-@dataclass(frozen=True)
-class PoolParams:
-    """Cleaning parameters of §4.2 (defaults as in §12)."""
-
-    max_tokens: int = 6
-    city_nicknames: tuple[str, ...] = DEFAULT_CITY_NICKNAMES
-    food_pool_exclude: tuple[str, ...] = DEFAULT_FOOD_POOL_EXCLUDE
-
-
 def _city_form(raw: str) -> str:
     first = raw.split(",", 1)[0]
     tokens = first.split()
@@ -194,9 +183,10 @@ def _city_form(raw: str) -> str:
     return " ".join(tokens)
 
 
-def build_pool(raw: RawStrings, params: PoolParams = PoolParams()
+def build_pool(raw: RawStrings, params: UnseenParams = UnseenParams()
                ) -> tuple[pd.DataFrame, dict[str, dict[str, int]]]:
-    """Key, surface and clean every family's raw strings (§4.2).
+    """Key, surface and clean every family's raw strings (§4.2), with the cleaning settings
+    ``max_tokens``, ``city_nicknames`` and ``food_pool_exclude`` of ``params``.
 
     Returns:
         ``(pool, dropped)``: the pool table (columns of ``sgd_pool``, sorted by family and
@@ -204,8 +194,8 @@ def build_pool(raw: RawStrings, params: PoolParams = PoolParams()
     """
     rows = []
     dropped: dict[str, dict[str, int]] = {}
-    nick = {key(x) for x in params.city_nicknames}
-    food_ex = {key(x) for x in params.food_pool_exclude}
+    nick = {key(x) for x in params.city_nickname_list}
+    food_ex = {key(x) for x in params.food_exclude_list}
     cat_by_key: dict[str, Counter[str]] = defaultdict(Counter)
     for name, cats in raw.categories.items():
         cat_by_key[key(name)].update(cats)
@@ -236,7 +226,7 @@ def build_pool(raw: RawStrings, params: PoolParams = PoolParams()
     return pool, dropped
 
 
-def _drop_reason(fam: str, k: str, surface: str, spellings: Counter[str], params: PoolParams,
+def _drop_reason(fam: str, k: str, surface: str, spellings: Counter[str], params: UnseenParams,
                  nick: set[str], food_ex: set[str]) -> str:
     if not k or k in {"none"} or k in DONTCARE:
         return "empty or dontcare"
@@ -258,3 +248,54 @@ def _drop_reason(fam: str, k: str, surface: str, spellings: Counter[str], params
     if fam == "FOOD" and k in food_ex:
         return "food_pool_exclude"
     return ""
+
+
+def pool_signature(params: UnseenParams) -> str:
+    """Signature of the SGD pools: splits, station slots in CITY, token limit.
+
+    >>> pool_signature(UnseenParams())
+    'SGD-POOL|splits:train+dev+test|stations:no|max_tokens:6|v:0.1.0'
+    """
+    return Signature("SGD-POOL", {"splits": "+".join(params.sgd_split_list),
+                                  "stations": params.city_pool_include_stations,
+                                  "max_tokens": params.max_tokens}).format()
+
+
+def pool_report(params: UnseenParams, pool: pd.DataFrame, dropped: Mapping[str, Any],
+                raw: RawStrings, schema_files: Mapping[str, str],
+                dialogue_files: Mapping[str, Sequence[str]],
+                missing_dialogue_files: Mapping[str, Sequence[str]] | None) -> dict[str, Any]:
+    """The report of the ``sgd-pools`` phase (also the pool table's Parquet metadata).
+
+    Args:
+        params: the ``unseen`` block (``sgd_splits``, ``pool_families`` and the §4.2 cleaning
+            settings are reported).
+        pool, dropped: :func:`build_pool` outputs; raw: :func:`collect_raw_strings` output.
+        schema_files: ``{split: file name}`` read; dialogue_files: ``{split: [file names]}``.
+        missing_dialogue_files: ``{split: [file names]}`` registered but not given, or None
+            when no registry was consulted.
+
+    Returns:
+        ``{"signature", "pool_sizes_before_unseen_filter": {family: n}, "dropped_keys",
+        "schema_files", "dialogue_files", "missing_dialogue_files",
+        "frames_read_per_source_service", "source_services_without_dialogues", "note",
+        "parameters"}``.
+    """
+    fams = list(params.pool_family_list)
+    return {
+        "signature": pool_signature(params),
+        "pool_sizes_before_unseen_filter": {f: int((pool["family"] == f).sum()) for f in fams},
+        "dropped_keys": dropped,
+        "schema_files": dict(sorted(schema_files.items())),
+        "dialogue_files": {s: list(ps) for s, ps in sorted(dialogue_files.items())},
+        "missing_dialogue_files": missing_dialogue_files,
+        "frames_read_per_source_service": raw.coverage,
+        "source_services_without_dialogues": sorted(s for s, n in raw.coverage.items()
+                                                    if n == 0),
+        "note": "services without dialogues contribute only their schema possible_values",
+        "parameters": {"sgd_splits": list(params.sgd_split_list), "families": fams,
+                       "city_pool_include_stations": params.city_pool_include_stations,
+                       "max_tokens": params.max_tokens,
+                       "city_nicknames": list(params.city_nickname_list),
+                       "food_pool_exclude": list(params.food_exclude_list)},
+    }

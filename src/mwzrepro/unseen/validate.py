@@ -1,19 +1,11 @@
-"""Reports and acceptance checks of the unseen-entity test set
-(spec-unseen-entity-test-set §9, §13).
-
-* :func:`mapping_report` — one row per (dialogue, entity): family, canonical, variants,
-  replacement, SGD source and how many mentions/values were rewritten (§9 item 2).
-* :func:`leak_report` — residual variants in text, leaks in structured fields, span errors,
-  spans nested in another entity's mention, overlapping mentions, unresolved booking names
-  (§9 item 3).
-* :func:`validation_report` — the acceptance checks 1–7 and 9 of §13 with their figures, and
-  the stats of §9 item 4. Check 8 (determinism) is a property of whole runs and is tested by
-  re-running, not measured here.
+"""Acceptance checks of the unseen-entity test set (spec-unseen-entity-test-set §13) and the
+stats of §9 item 4: :func:`validation_report`. Check 8 (determinism) is a property of whole
+runs and is tested by re-running, not measured here. The mapping and leak reports are in
+:mod:`mwzrepro.unseen.reports`.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -21,185 +13,30 @@ from typing import Any
 import pandas as pd
 
 from mwzrepro.prepare.ingest.convlab import EMPTY_MARKERS
-from mwzrepro.unseen.entities import EntityCatalog, act_role, goal_role, state_role
+from mwzrepro.unseen.catalog import EntityCatalog
+from mwzrepro.unseen.entities import act_role, goal_role, state_role
 from mwzrepro.unseen.families import BOOKED_ROLES, POOL_MINIMUMS
+from mwzrepro.unseen.params import UnseenParams
+from mwzrepro.unseen.replacements import Pools
+from mwzrepro.unseen.reports import (
+    act_values,
+    canonical_id,
+    goal_values,
+    state_values,
+    ws_words,
+)
 from mwzrepro.unseen.seen import SeenSet
-from mwzrepro.unseen.testset import Pools, UnseenParams, UnseenResult, _is_known
+from mwzrepro.unseen.testset import UnseenResult
 from mwzrepro.unseen.text import (
     find_many,
     index_patterns,
     is_empty_or_dontcare,
-    norm,
     norm_words,
     span_of,
     view,
 )
 
-__all__ = ["mapping_report", "leak_report", "validation_report", "canonical_id"]
-
-MAPPING_COLUMNS = [
-    "dialogue_id", "family", "canonical", "variants", "raw_values", "replacement_key",
-    "replacement_surface", "sgd_sources", "n_text", "n_message", "n_state", "n_act", "n_span",
-    "n_goal", "n_booked", "grounded",
-]
-LEAK_COLUMNS = ["dialogue_id", "leak_index", "kind", "location", "family", "canonical", "text",
-                "detail"]
-
-
-def canonical_id(source_id: str) -> str:
-    """The canonical dialogue id (lowercase, no ``.json``) of a source id."""
-    did = source_id.lower()
-    return did[:-5] if did.endswith(".json") else did
-
-
-def mapping_report(result: UnseenResult) -> pd.DataFrame:
-    """The mapping report (§9 item 2): columns :data:`MAPPING_COLUMNS`, one row per
-    (dialogue, entity), key (dialogue_id, family, canonical)."""
-    rows = []
-    for sid, plan in result.plans.items():
-        counts = result.reports[sid]["counts"]
-        for key in plan.order:
-            ent = plan.entities[key]
-            cand = result.assignments[sid][key]
-            c = counts[key]
-            rows.append({
-                "dialogue_id": canonical_id(sid), "family": key[0], "canonical": key[1],
-                "variants": sorted(" ".join(v) for v in ent.variants),
-                "raw_values": sorted(ent.raws),
-                "replacement_key": cand.key, "replacement_surface": cand.surface,
-                "sgd_sources": list(cand.sources),
-                **{f"n_{f}": int(c[f]) for f in ("text", "message", "state", "act", "span",
-                                                 "goal", "booked")},
-                "grounded": bool(c["text"] > 0),
-            })
-    return pd.DataFrame(rows, columns=MAPPING_COLUMNS)
-
-
-def _ws(text: str) -> list[str]:
-    return re.findall(r"\S+", text)
-
-
-def _state_values(entry: Mapping[str, Any]):
-    """(domain, slot, value) of metadata ``semi`` slots and ``booked`` names."""
-    for dom, parts in (entry.get("metadata") or {}).items():
-        if not isinstance(parts, dict):
-            continue
-        for slot, value in (parts.get("semi") or {}).items():
-            yield "state", dom, slot.lower(), value
-        for b in (parts.get("book") or {}).get("booked") or []:
-            if isinstance(b, dict) and "name" in b:
-                yield "booked", dom, "name", b["name"]
-
-
-def _act_values(entry: Mapping[str, Any]):
-    for act, pairs in (entry.get("dialog_act") or {}).items():
-        for pair in pairs:
-            if isinstance(pair, list) and len(pair) >= 2:
-                yield act, str(pair[0]), pair[1]
-
-
-def _goal_values(dialogue: Mapping[str, Any]):
-    for dom, parts in (dialogue.get("goal") or {}).items():
-        if isinstance(parts, dict):
-            for kind in ("info", "fail_info", "book", "fail_book"):
-                for slot, value in (parts.get(kind) or {}).items():
-                    yield dom, kind, slot, value
-
-
-def leak_report(base: Mapping[str, Any], result: UnseenResult, params: UnseenParams
-                ) -> pd.DataFrame:
-    """The leak report (§9 item 3), columns :data:`LEAK_COLUMNS`.
-
-    Kinds:
-        ``text_residual``: a variant of a replaced entity still in an utterance or goal
-        message (detail says whether it lies inside another entity's replacement, which is not
-        a defect); ``structured``: a variant inside a state, act, booked or goal value of a
-        replaced slot; ``structured_other_slot``: the same in a non-replaced slot (an
-        annotation error, kept byte-identical by §13 item 4);
-        ``span_error``: a span partially overlapping a replaced mention; ``nested_span``: a
-        span inside another entity's replaced mention (conflicting annotations);
-        ``overlap_error``: partially overlapping mentions, neither replaced;
-        ``unresolved_booking_name``: a booking name naming no entity (left unchanged).
-    """
-    rows: list[dict[str, Any]] = []
-
-    def add(did, kind, location, family, canonical, text, detail=""):
-        rows.append({"dialogue_id": did, "leak_index": 0, "kind": kind, "location": location,
-                     "family": family, "canonical": canonical, "text": str(text),
-                     "detail": detail})
-
-    for sid, new in result.data.items():
-        did = canonical_id(sid)
-        plan = result.plans[sid]
-        owner = plan.owner
-        index = index_patterns(owner)
-        repl_words = {norm_words(c.key) for c in result.assignments[sid].values()}
-        repl_index = index_patterns(repl_words)
-        texts = [("turn", i, str(e.get("text", ""))) for i, e in enumerate(new.get("log") or [])]
-        msgs = (new.get("goal") or {}).get("message") or []
-        texts += [("goal message", i, m) for i, m in enumerate(msgs) if isinstance(m, str)]
-        for where, i, text in texts:
-            words = view(text)
-            inside = [span_of(words, a, b, p) for a, b, p in find_many(words, repl_index, True)]
-            for a, b, p in find_many(words, index, possessive=True):
-                s, e = span_of(words, a, b, p)
-                key = owner[p]
-                if any(x <= s and e <= y for x, y in inside):
-                    detail = "inside another entity's replacement"
-                elif p in plan.generic:
-                    detail = "generic variant, not matched in free text"
-                else:
-                    detail = "defect"
-                add(did, "text_residual", f"{where} {i}", key[0], key[1], text[s:e], detail)
-        rat = params.replace_attraction_type
-        specific = {v: k for v, k in owner.items() if v not in plan.generic}
-        for i, entry in enumerate(new.get("log") or []):
-            for kind, dom, slot, value in _state_values(entry):
-                role = state_role(dom, slot, rat) if kind == "state" else BOOKED_ROLES.get(dom)
-                if isinstance(value, str):
-                    _structured(add, did, owner if role else specific,
-                                f"{kind} {dom}-{slot} turn {i}", value, role is not None)
-            for act, slot, value in _act_values(entry):
-                role = act_role(act, slot, rat)
-                if isinstance(value, str):
-                    _structured(add, did, owner if role else specific,
-                                f"act {act} {slot} turn {i}", value, role is not None)
-        for dom, kind, slot, value in _goal_values(new):
-            role = goal_role(dom, slot, rat)
-            if isinstance(value, str):
-                _structured(add, did, owner if role else specific,
-                            f"goal {dom}.{kind}.{slot}", value, role is not None)
-        for err in result.reports[sid]["span_errors"]:
-            add(did, "span_error" if err["kind"] == "partial" else "nested_span",
-                f"turn {err['turn_id']} span {err['span_index']}", "", "",
-                str(err["span"]), err["reason"])
-        for err in plan.overlap_errors:
-            loc = (f"turn {err['turn_id']}" if "turn_id" in err else f"goal message "
-                   f"{err['message']}")
-            add(did, "overlap_error", loc, err["first"]["family"], err["first"]["canonical"],
-                err["first"]["text"], f"overlaps {err['second']['text']!r} "
-                f"({err['second']['family']} {err['second']['canonical']!r})")
-        for u in plan.unresolved:
-            add(did, "unresolved_booking_name", f"turn {u['turn_id']} {u['source']}", "", "",
-                u["raw"], "names no database entity; left unchanged")
-    df = pd.DataFrame(rows, columns=LEAK_COLUMNS)
-    df["leak_index"] = df.groupby("dialogue_id").cumcount() if len(df) else []
-    return df
-
-
-def _structured(add, did, owner, location, value, replaced_slot: bool):
-    nv = norm(value)
-    for variant, key in owner.items():
-        if " " + " ".join(variant) + " " in nv:
-            if replaced_slot:
-                add(did, "structured", location, key[0], key[1], value,
-                    f"contains variant {' '.join(variant)!r}")
-            else:
-                add(did, "structured_other_slot", location, key[0], key[1], value,
-                    f"contains variant {' '.join(variant)!r}; kept: values of non-replaced "
-                    "slots stay byte-identical (§13 item 4), so an entity annotated in a "
-                    "wrong slot remains")
-            return
+__all__ = ["validation_report"]
 
 
 def _check(ok: bool, **figures) -> dict[str, Any]:
@@ -305,15 +142,15 @@ def _aligned_values(old: Mapping[str, Any], new: Mapping[str, Any], rat: bool):
     """(field label, role, base value, new value) for every structured value of a replaced
     slot, aligned between base and new dialogue."""
     for i, (eo, en) in enumerate(zip(old.get("log") or [], new.get("log") or [])):
-        for (k, dom, slot, bv), (_, _, _, nv) in zip(_state_values(eo), _state_values(en)):
+        for (k, dom, slot, bv), (_, _, _, nv) in zip(state_values(eo), state_values(en)):
             role = state_role(dom, slot, rat) if k == "state" else BOOKED_ROLES.get(dom)
             if role:
                 yield f"{k} {dom}-{slot}", role, bv, nv
-        for (act, slot, bv), (_, _, nv) in zip(_act_values(eo), _act_values(en)):
+        for (act, slot, bv), (_, _, nv) in zip(act_values(eo), act_values(en)):
             role = act_role(act, slot, rat)
             if role:
                 yield f"act {act}-{slot}", role, bv, nv
-    for (dom, kind, slot, bv), (_, _, _, nv) in zip(_goal_values(old), _goal_values(new)):
+    for (dom, kind, slot, bv), (_, _, _, nv) in zip(goal_values(old), goal_values(new)):
         role = goal_role(dom, slot, rat)
         if role:
             yield f"goal {dom}-{slot}", role, bv, nv
@@ -374,7 +211,7 @@ def _consistency_check(base, result: UnseenResult, catalog: EntityCatalog) -> di
                     if not isinstance(v, str) or is_empty_or_dontcare(v):
                         continue
                     hit = plan.key_of(v, "DERIVED")
-                    if hit is None or not _is_known(catalog, hit[0]) or hit[0][0] == "CITY":
+                    if hit is None or not catalog.is_known(hit[0]) or hit[0][0] == "CITY":
                         continue
                     taxi_total += 1
                     if sn.get(slot) != assignment[hit[0]].value:
@@ -390,7 +227,7 @@ def _span_check(base, new, new_tables, kinds) -> dict[str, Any]:
     for sid in base:
         for i, (eb, en) in enumerate(zip(base[sid].get("log") or [],
                                          new[sid].get("log") or [])):
-            wb, wn = _ws(str(eb.get("text", ""))), _ws(str(en.get("text", "")))
+            wb, wn = ws_words(str(eb.get("text", ""))), ws_words(str(en.get("text", "")))
             for sb, sn in zip(eb.get("span_info") or [], en.get("span_info") or []):
                 a, b = int(sb[3]), int(sb[4])
                 if not (0 <= a <= b < len(wb)):
@@ -459,8 +296,8 @@ def _grounding_check(base, result: UnseenResult, rat: bool) -> dict[str, Any]:
             if i > 0:
                 views.append(view(str(nl[i - 1].get("text", ""))))
             views.append(view(str(nl[i].get("text", ""))))
-            for (k, dom, slot, bv), (_, _, _, nv) in zip(_state_values(bl[i + 1]),
-                                                         _state_values(nl[i + 1])):
+            for (k, dom, slot, bv), (_, _, _, nv) in zip(state_values(bl[i + 1]),
+                                                         state_values(nl[i + 1])):
                 role = state_role(dom, slot, rat) if k == "state" else None
                 if role is None or not isinstance(bv, str) or is_empty_or_dontcare(bv):
                     continue

@@ -1,0 +1,232 @@
+"""Phases ``stats-bootstrap`` (intervals and significance of one version's figures),
+``stats-ranking`` (ranking stability across conditions) and the user command
+``stats-compare`` (two systems, metric by metric). Issue 14."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.core.params import click_options, from_options
+from mwzrepro.stats.params import StatsParams
+
+PATH = click.Path(path_type=Path)
+IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+def _inputs(func: Any) -> Any:
+    """The score inputs of one version (the pipeline's own files)."""
+    for opt in reversed([
+        click.option("--version", "version", required=True, help="Dataset version (mwz21)."),
+        click.option("--references", type=IN_FILE, required=True,
+                     help="data/interim/<version>/test/references.parquet (defines the test "
+                     "dialogues and the BLEU references)."),
+        click.option("--predictions-dir", type=IN_DIR, required=True,
+                     help="Directory with <system>.parquet prediction tables."),
+        click.option("--bleu-dir", type=IN_DIR, required=True,
+                     help="results/scores/bleu/<version>: <system>.parquet BLEU scores; their "
+                     "stems are the systems."),
+        click.option("--success-dir", type=IN_DIR, required=True,
+                     help="results/scores/success/<version>: <system>.dialogues.parquet."),
+        click.option("--dst-dir", type=IN_DIR, required=True,
+                     help="results/scores/dst/<version>: <system>.parquet per-turn DST."),
+    ]):
+        func = opt(func)
+    return func
+
+
+def _load(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
+          success_dir: Path, dst_dir: Path, systems: list[str], params: StatsParams,
+          log: Any) -> tuple[dict[str, list], dict[str, list[str]], tuple[str, ...]]:
+    """Per-dialogue statistics of every figure and system: ``({key: [DialogueStats]},
+    {key: [upstream signature]}, test dialogue ids)``. BLEU and DST figures are checked
+    against the scorer's own numbers."""
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_metadata, read_table
+    from mwzrepro.stats.bleu_stats import BleuReferences
+    from mwzrepro.stats.catalog import METRICS
+    from mwzrepro.stats.units import dst_stats, success_stats
+
+    refs = read_table(references, "references")
+    bleu_refs = BleuReferences(refs)
+    stats: dict[str, list] = {m.key: [] for m in METRICS}
+    sigs: dict[str, list[str]] = {m.key: [] for m in METRICS}
+    for system in systems:
+        score_file = bleu_dir / f"{system}.parquet"
+        scores = read_table(score_file, "scores")
+        row = scores[scores["metric"] == "bleu"].iloc[0]
+        b = bleu_refs.stats(read_table(predictions_dir / f"{system}.parquet", "predictions"),
+                            system, str(row["signature"]))
+        if b.point != float(row["value"]):
+            raise InputError(f"{score_file}: BLEU {row['value']!r} differs from the "
+                             f"predictions' {b.point!r}; rescore (stale input?)")
+        stats["bleu"].append(b)
+        sigs["bleu"].append(b.signature)
+        dial_file = success_dir / f"{system}.dialogues.parquet"
+        table = read_table(dial_file, "success_dialogues")
+        meta = read_metadata(dial_file).get("signatures", {})
+        for m in METRICS:
+            if m.source == "success":
+                sig = meta.get(f"{m.metric}/{m.setting}", "")
+                stats[m.key].append(success_stats(table, m.setting, m.metric, system, sig))
+                sigs[m.key].append(sig)
+        dst_file = dst_dir / f"{system}.parquet"
+        turns = read_table(dst_file, "dst_turns")
+        if turns.empty:
+            continue
+        info = read_metadata(dst_file).get("dst", {})
+        for key, metric in (("jga", "jga"), ("fga", "fga")):
+            s = dst_stats(turns, metric, system, params.fga_lambda, info.get("signature", ""))
+            expected = info.get("scores", {}).get("jga") if metric == "jga" else \
+                info.get("scores", {}).get("fga", {}).get(repr(float(params.fga_lambda)))
+            if expected is not None and s.point != 100 * expected:
+                raise InputError(f"{dst_file}: {metric} {expected!r} differs from the turns' "
+                                 f"{s.point / 100!r}")
+            stats[key].append(s)
+            sigs[key].append(s.signature)
+        log.info("stats %s %s: BLEU %.2f, %d DST turns", version, system, b.point, len(turns))
+    return stats, sigs, tuple(sorted(set(refs["dialogue_id"])))
+
+
+def _systems(bleu_dir: Path, chosen: tuple[str, ...]) -> list[str]:
+    found = sorted(p.stem for p in bleu_dir.glob("*.parquet"))
+    if chosen:
+        missing = sorted(set(chosen) - set(found))
+        if missing:
+            raise click.UsageError(f"no BLEU scores for {', '.join(missing)} in {bleu_dir}")
+        return sorted(chosen)
+    if not found:
+        raise click.UsageError(f"no <system>.parquet BLEU scores in {bleu_dir}")
+    return found
+
+
+@click.command("stats-bootstrap")
+@_inputs
+@click.option("--system", "systems", multiple=True,
+              help="Only these systems (repeatable; default: every BLEU score file).")
+@click_options(StatsParams)
+@click.option("--tables-dir", type=PATH, required=True,
+              help="Writes stats_ci_<v>, stats_adjacent_<v>, stats_significance_<v>_<figure> "
+              "(.md/.csv/.tex) and stats_pairs_<v>.csv.")
+@click.option("--plots-dir", type=PATH, required=True,
+              help="Writes stats_significance_<v>_<figure>.svg heat maps.")
+@click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
+@log_option
+def stats_bootstrap(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
+                    success_dir: Path, dst_dir: Path, systems: tuple[str, ...],
+                    tables_dir: Path, plots_dir: Path, metrics: Path,
+                    log_file: Path | None, **kw: Any) -> None:
+    """95 % intervals (paired bootstrap over test dialogues) of BLEU, Inform, Success (both
+    settings), JGA and FGA(λ) for every system of one version, pairwise significance tables
+    and heat maps, and the significance of each step of each ranking."""
+    from mwzrepro.core.io import write_json, write_text
+    from mwzrepro.core.tables import render_table
+    from mwzrepro.stats.bootstrap import Resampler
+    from mwzrepro.stats.plots import plot_significance
+    from mwzrepro.stats.report import version_report
+
+    log = setup_logging(log_file)
+    params = from_options(StatsParams, kw, "stats")
+    stats, sigs, test_ids = _load(version, references, predictions_dir, bleu_dir, success_dir,
+                                  dst_dir, _systems(bleu_dir, systems), params, log)
+    resampler = Resampler.from_params(test_ids, params)
+    rep = version_report(version, stats, sigs, resampler, params)
+    render_table(rep.ci, tables_dir / f"stats_ci_{version}", rep.ci_title, notes=rep.ci_notes)
+    render_table(rep.adjacent, tables_dir / f"stats_adjacent_{version}", rep.adjacent_title,
+                 decimals={"diff": 2, "p": 4, "p (corr.)": 4}, notes=rep.adjacent_notes)
+    write_text(rep.pairs.to_csv(index=False, lineterminator="\n",
+                                float_format=lambda x: repr(float(x))),
+               tables_dir / f"stats_pairs_{version}.csv")
+    for key, sheet in rep.matrices.items():
+        stem = f"stats_significance_{version}_{key}"
+        render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
+        plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
+    write_json(rep.metrics, metrics)
+    for key, (sig, n) in rep.adjacent_counts.items():
+        log.info("stats %s %s: %d of %d adjacent steps significant", version, key, sig, n)
+
+
+@click.command("stats-ranking")
+@click.option("--stats", "stats_files", type=IN_FILE, multiple=True, required=True,
+              help="stats-bootstrap metrics JSON of a version (repeatable, in column order).")
+@click.option("--consistency-dst", type=IN_FILE, default=None,
+              help="consistency_dst.json: JGA/FGA against corrected gold states (condition "
+              "'<version> corrected').")
+@click.option("--published", type=IN_FILE, default=None,
+              help="leaderboard.yaml: the leaderboard's BLEU/Inform/Success (condition "
+              "'leaderboard 2.2').")
+@click_options(StatsParams)
+@click.option("--table", type=PATH, required=True, help="τ table stem (.md/.csv/.tex).")
+@click.option("--ranks-table", type=PATH, required=True, help="Ranks table stem.")
+@click.option("--plots-dir", type=PATH, required=True,
+              help="Writes stats_bump_<metric>.svg per metric.")
+@click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
+@log_option
+def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
+                  published: Path | None, table: Path, ranks_table: Path, plots_dir: Path,
+                  metrics: Path, log_file: Path | None, **kw: Any) -> None:
+    """Kendall's τ-b between the rankings of every pair of conditions (versions, settings,
+    corrected annotations, the published leaderboard), the systems moving most, bump charts."""
+    import yaml
+
+    from mwzrepro.core.io import write_json
+    from mwzrepro.core.tables import render_table
+    from mwzrepro.stats.plots import plot_bump
+    from mwzrepro.stats.report import ranking_report
+
+    log = setup_logging(log_file)
+    params = from_options(StatsParams, kw, "stats")
+    versions = [json.loads(p.read_text(encoding="utf-8")) for p in stats_files]
+    corrected = json.loads(consistency_dst.read_text(encoding="utf-8")) if consistency_dst \
+        else None
+    board = yaml.safe_load(published.read_text(encoding="utf-8")) if published else None
+    rep = ranking_report(versions, corrected, board, params)
+    render_table(rep.tau, table, rep.tau_title, decimals={"tau_b": 3, "largest move": 1},
+                 notes=rep.tau_notes)
+    render_table(rep.ranks, ranks_table, rep.ranks_title, decimals=1, notes=rep.ranks_notes)
+    for metric, conds in rep.bump.items():
+        plot_bump(conds, plots_dir / f"stats_bump_{metric}.svg", rep.bump_titles[metric])
+    write_json(rep.metrics, metrics)
+    for c in rep.comparisons:
+        log.info("ranking %s: %s vs %s: tau_b %.3f over %d systems", c.metric, c.a, c.b,
+                 c.tau, c.systems)
+
+
+@click.command("stats-compare")
+@_inputs
+@click.option("--system-a", required=True, help="System A (a BLEU score file stem).")
+@click.option("--system-b", required=True, help="System B.")
+@click_options(StatsParams)
+@click.option("--out", type=PATH, default=None, help="Also write the comparison as JSON.")
+@log_option
+def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
+                  success_dir: Path, dst_dir: Path, system_a: str, system_b: str,
+                  out: Path | None, log_file: Path | None, **kw: Any) -> None:
+    """Compare two systems on one version: each figure with its interval, A − B, the paired
+    bootstrap interval of the difference and its p-value (uncorrected)."""
+    from mwzrepro.core.io import write_json
+    from mwzrepro.stats.compare import compare, format_comparison
+
+    log = setup_logging(log_file)
+    params = from_options(StatsParams, kw, "stats")
+    chosen = _systems(bleu_dir, (system_a, system_b))
+    stats, _sigs, test_ids = _load(version, references, predictions_dir, bleu_dir,
+                                   success_dir, dst_dir, chosen, params, log)
+    by_system: dict[str, dict] = {system_a: {}, system_b: {}}
+    for key, items in stats.items():
+        for s in items:
+            by_system[s.system][key] = s
+    rows = compare(by_system[system_a], by_system[system_b], params, test_ids)
+    click.echo(format_comparison(rows, system_a, system_b), nl=False)
+    if out is not None:
+        write_json({"version": version, "a": system_a, "b": system_b,
+                    "params": params.model_dump(), "figures": [r.as_dict() for r in rows]},
+                   out)
+
+
+COMMANDS = [stats_bootstrap, stats_ranking, stats_compare]

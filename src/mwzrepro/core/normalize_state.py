@@ -1,0 +1,382 @@
+"""Dialogue-state normalization of the reference evaluator (spec-standard-evaluation §4, the
+normative 2022-06-10 behaviour of MultiWOZ_Evaluation): slot names (§4.1), values by slot
+(§4.2–4.7), whole states, and times in minutes (§4.8).
+
+Applied once to predicted states, to gold states when they are built (§5.4), to goal
+constraints (§5.2) and again to every constraint inside a database query (§6, §4.9). Every
+rule is reproduced literally, including the ones flagged (quirk) in the spec; the tables are
+data (tuples of (input, output)), checked for duplicate inputs at import time.
+
+>>> normalize_state({"train": {"leaveAt": "4 pm", "destination": " Cambridge "}})
+{'train': {'leave': '16:00', 'destination': 'cambridge'}}
+>>> time_to_minutes("07:15")
+435
+"""
+
+from __future__ import annotations
+
+import re
+
+from mwzrepro.core.errors import InputError
+
+__all__ = [
+    "NAME_SLOTS",
+    "TIME_SLOTS",
+    "YES_FREE_SLOTS",
+    "NAME_RULES",
+    "TYPE_RULES",
+    "FOOD_RULES",
+    "TIME_EXACT_RULES",
+    "TIME_PREFIX_RULES",
+    "normalize_slot_name",
+    "normalize_name",
+    "normalize_type",
+    "normalize_food",
+    "normalize_time",
+    "normalize_value",
+    "normalize_state",
+    "time_to_minutes",
+]
+
+#: Slots whose value is a venue or place name (§4.2): name canonicalization (§4.3) for every
+#: domain, taxi and train included.
+NAME_SLOTS = frozenset({"name", "destination", "departure"})
+
+#: Slots whose value is a time of day (§4.2): time canonicalization (§4.6). The MultiWOZ 2.2
+#: names ``booktime``/``bookday``/``bookpeople`` are deliberately absent.
+TIME_SLOTS = frozenset({"arrive", "leave", "arriveby", "leaveat", "time"})
+
+#: Slots whose exact value ``free`` becomes ``yes`` (§4.7).
+YES_FREE_SLOTS = frozenset({"parking", "internet"})
+
+#: §4.3 step 4: exact-match rules on the name after steps 1–3, in the spec's order
+#: (group restaurant, then hotel, then attraction; all groups apply, the domain is never known).
+NAME_RULES: tuple[tuple[str, str], ...] = (
+    # restaurant
+    ("hotel du vin bistro", "hotel du vin and bistro"),
+    ("the river bar and grill", "the river bar steakhouse and grill"),
+    ("nando's", "nandos"),
+    ("city center b and b", "city center north b and b"),
+    ("acorn house", "acorn guest house"),
+    ("caffee uno", "caffe uno"),
+    ("cafe uno", "caffe uno"),
+    ("rosa's", "rosas bed and breakfast"),
+    ("restaurant called two two", "restaurant two two"),
+    ("restaurant 2 two", "restaurant two two"),
+    ("restaurant two 2", "restaurant two two"),
+    ("restaurant 2 2", "restaurant two two"),
+    ("restaurant 1 7", "restaurant one seven"),
+    ("restaurant 17", "restaurant one seven"),
+    # hotel
+    ("lime house", "limehouse"),
+    ("cityrooms", "cityroomz"),
+    ("whale of time", "whale of a time"),
+    ("huntingdon hotel", "huntingdon marriott hotel"),
+    ("holiday inn exlpress, cambridge", "express by holiday inn cambridge"),
+    ("university hotel", "university arms hotel"),
+    ("arbury guesthouse and lodge", "arbury lodge guesthouse"),
+    ("bridge house", "bridge guest house"),
+    ("arbury guesthouse", "arbury lodge guesthouse"),
+    ("nandos in the city centre", "nandos city centre"),
+    # attraction
+    ("broughton gallery", "broughton house gallery"),
+    ("scudamores punt co", "scudamores punting co"),
+    ("cambridge botanic gardens", "cambridge university botanic gardens"),
+    ("the junction", "junction theatre"),
+    ("trinity street college", "trinity college"),
+    ("christ college", "christ's college"),
+    ("christs", "christ's college"),
+    ("history of science museum", "whipple museum of the history of science"),
+    ("parkside pools", "parkside swimming pool"),
+    ("the botanical gardens at cambridge university", "cambridge university botanic gardens"),
+    ("cafe jello museum", "cafe jello gallery"),
+)
+
+#: §4.4: exact match on the raw value (no stripping, no lowercasing).
+TYPE_RULES: tuple[tuple[str, str], ...] = (
+    ("swimming pool", "swimmingpool"),
+    ("mutliple sports", "multiple sports"),
+    ("night club", "nightclub"),
+    ("guest house", "guesthouse"),
+)
+
+#: §4.5: exact match on the stripped, lowercased value.
+FOOD_RULES: tuple[tuple[str, str], ...] = (
+    ("eriterean", "mediterranean"),
+    ("brazilian", "portuguese"),
+    ("sea food", "seafood"),
+    ("portugese", "portuguese"),
+    ("modern american", "north american"),
+    ("americas", "north american"),
+    ("intalian", "italian"),
+    ("italain", "italian"),
+    ("asian or oriental", "asian"),
+    ("english", "british"),
+    ("australasian", "australian"),
+    ("gastropod", "gastropub"),
+    ("brutish", "british"),
+    ("bristish", "british"),
+    ("europeon", "european"),
+)
+
+#: §4.6 step 2: whole-string special cases (exact match after strip + lowercase) ...
+TIME_EXACT_RULES: tuple[tuple[str, str], ...] = (
+    ("afternoon", "13:00"),
+    ("lunch", "12:00"),
+    ("noon", "12:00"),
+    ("mid-day", "12:00"),
+    ("around lunch time", "12:00"),
+    ("morning", "08:00"),
+    ("seven o'clock tomorrow evening", "07:00"),  # (quirk) evening → 07:00
+    ("three forty five p.m", "15:45"),
+    ("one thirty p.m.", "13:30"),
+    ("six fourty five", "06:45"),
+    ("eight thirty", "08:30"),
+)
+#: ... and prefix special cases (``str.startswith``).
+TIME_PREFIX_RULES: tuple[tuple[str, str], ...] = (
+    ("one o'clock p.m", "13:00"),
+    ("ten o'clock a.m", "10:00"),
+)
+
+
+def _rule_dict(rules: tuple[tuple[str, str], ...], table: str) -> dict[str, str]:
+    """``dict(rules)``, refusing duplicate inputs (first match = only match)."""
+    out: dict[str, str] = {}
+    for source, target in rules:
+        if source in out:
+            raise AssertionError(f"duplicate input {source!r} in {table}")
+        out[source] = target
+    return out
+
+
+_NAME_MAP = _rule_dict(NAME_RULES, "NAME_RULES")
+_TYPE_MAP = _rule_dict(TYPE_RULES, "TYPE_RULES")
+_FOOD_MAP = _rule_dict(FOOD_RULES, "FOOD_RULES")
+_TIME_EXACT_MAP = _rule_dict(TIME_EXACT_RULES, "TIME_EXACT_RULES")
+
+#: §4.8: a time string is converted to minutes only if it starts with two ASCII digits, a colon
+#: and two ASCII digits.
+_HHMM_PREFIX = re.compile(r"[0-9][0-9]:[0-9][0-9]")
+
+
+def normalize_slot_name(slot: str) -> str:
+    """State slot name of the reference evaluator (§4.1 steps 1–2).
+
+    Lowercase, remove every ``' '`` (spaces only, not other whitespace), then ``arriveby`` →
+    ``arrive`` and ``leaveat`` → ``leave``. Examples: ``'arriveBy'`` → ``'arrive'``,
+    ``'book people'`` → ``'bookpeople'``, ``'leave at'`` → ``'leave'``, ``'Price Range'`` →
+    ``'pricerange'``.
+    """
+    name = slot.lower().replace(" ", "")
+    if name == "arriveby":
+        return "arrive"
+    if name == "leaveat":
+        return "leave"
+    return name
+
+
+def _require_str(slot: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InputError(
+            f"state value of slot {slot!r} must be a string, got {type(value).__name__} "
+            f"{value!r} (the reference evaluator crashes on it, spec-standard-evaluation §4.2)"
+        )
+    return value
+
+
+def normalize_name(value: str) -> str:
+    """Venue/place name canonicalization (§4.3), for ``name``, ``destination``, ``departure``.
+
+    1. strip, lowercase; 2. ``' & '`` → ``' and '``, then any remaining ``'&'`` → ``' and '``;
+    3. ``" '"`` → ``"'"``; 4. the exact-match rule of :data:`NAME_RULES`, if any.
+    Examples: ``' Rosa 's '`` → ``'rosas bed and breakfast'``; ``'A&B Guest House'`` →
+    ``'a and b guest house'``; ``'bed and breakfast'`` stays (no 2023 ``b and b`` rule, §15).
+    """
+    name = value.strip().lower()
+    name = name.replace(" & ", " and ").replace("&", " and ")
+    name = name.replace(" '", "'")
+    return _NAME_MAP.get(name, name)
+
+
+def normalize_type(value: str) -> str:
+    """Type canonicalization (§4.4): exact match on the raw value, else unchanged.
+
+    ``'guest house'`` → ``'guesthouse'``, but ``'Guest House'``, ``' guest house'`` and
+    ``'concert hall'`` are returned unchanged.
+    """
+    return _TYPE_MAP.get(value, value)
+
+
+def normalize_food(value: str) -> str:
+    """Food canonicalization (§4.5): strip, lowercase, then :data:`FOOD_RULES` exact match.
+
+    ``' English '`` → ``'british'``; ``' Thai'`` → ``'thai'``.
+    """
+    food = value.strip().lower()
+    return _FOOD_MAP.get(food, food)
+
+
+def _time_int(text: str, original: str) -> int:
+    """Python ``int`` (accepts surrounding whitespace) or an :class:`InputError` where the
+    reference evaluator crashes."""
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(
+            f"time value {original!r} cannot be normalized: {text!r} before 'pm' is not an "
+            "integer (the reference evaluator crashes on it, spec-standard-evaluation §4.6 step 7)"
+        ) from None
+
+
+def normalize_time(value: str) -> str:
+    """Time canonicalization (§4.6, every step and quirk of the reference evaluator).
+
+    Returns ``'HH:MM'`` for the recognizable formats and the partially processed string
+    otherwise. Examples: ``'4 pm'`` → ``'16:00'``, ``'12pm'`` → ``'24:00'`` (quirk),
+    ``'by15:00'`` → ``'05:00'`` (quirk: three characters dropped after ``by``), ``'1830'`` →
+    ``'18:30'``, ``'123'`` → ``'123:00'``, ``''`` → ``'00:00'``, ``'tomorrow'`` unchanged,
+    ``'5:00pm.'`` → ``'5:00pm'``, ``'before 5pm'`` → ``'before 5'``.
+
+    "Digits" (steps 7, 10, 11) means Python ``str.isdigit``, as in the reference code (the
+    spec's "Unicode decimal digits" differs only for characters such as superscripts).
+
+    Raises:
+        InputError: the part before ``pm``/``p.m.`` splits into exactly two ``:`` parts and
+            the first is not an integer (e.g. ``'ab:30pm'``), where the reference crashes.
+    """
+    original = value
+    t = value.strip().lower()
+    # step 2: whole-string special cases
+    if t in _TIME_EXACT_MAP:
+        return _TIME_EXACT_MAP[t]
+    for prefix, target in TIME_PREFIX_RULES:
+        if t.startswith(prefix):
+            return target
+    # steps 3-5: prefixes (quirk: 'by' drops three characters and does not strip)
+    if t.startswith("by"):
+        t = t[3:]
+    if t.startswith("after"):
+        t = t[5:].strip()
+    if t.startswith("afer"):
+        t = t[4:].strip()
+    # step 6: am
+    if t.endswith("am"):
+        t = t[:-2].strip()
+    if t.endswith("a.m."):
+        t = t[:-4].strip()
+    # step 7: pm (quirk: 12pm -> 24:00, no bound check)
+    if t.endswith("pm") or t.endswith("p.m."):
+        if t.endswith("pm"):
+            t = t[:-2].strip()
+        if t.endswith("p.m."):
+            t = t[:-4].strip()
+        parts = t.split(":")
+        if len(parts) == 2:
+            return f"{_time_int(parts[0], original) + 12}:{parts[1]}"
+        if len(parts) == 1 and parts[0].isdigit():
+            return f"{int(parts[0]) + 12}:00"
+    # step 8
+    if not t:
+        return "00:00"
+    # step 9
+    if t[-1] in ".,?":
+        t = t[:-1]
+    # steps 10-11
+    if t.isdigit() and len(t) == 4:
+        return f"{t[:2]}:{t[2:]}"
+    if t.isdigit():
+        return t.zfill(2) + ":00"
+    # step 12
+    if ":" in t:
+        t = t.replace(" ", "")
+    # step 13
+    if len(t) == 4 and t[1] == ":":
+        hours, minutes = t.split(":")
+        return f"{hours.zfill(2)}:{minutes}"
+    return t
+
+
+def normalize_value(slot: str, value: str) -> str:
+    """Normalized value of one state slot (§4.2 dispatch on the **normalized** slot name).
+
+    ``name``/``destination``/``departure`` → :func:`normalize_name`; ``type`` →
+    :func:`normalize_type`; ``food`` → :func:`normalize_food`; ``arrive``/``leave``/
+    ``arriveby``/``leaveat``/``time`` → :func:`normalize_time`; ``parking``/``internet``:
+    exactly ``'free'`` → ``'yes'``; every other slot (``area``, ``pricerange``, ``stars``,
+    ``day``, ``bookday``, ``booktime``, ...) unchanged (not even stripped or lowercased).
+
+    Non-string values pass through unchanged in the slots whose rule only compares
+    (type, parking, internet, the rest), as in the reference evaluator.
+
+    Raises:
+        InputError: a non-string value in a name, food or time slot, or a time the reference
+            cannot parse (see :func:`normalize_time`); the message names slot and value, the
+            caller adds file, dialogue and turn.
+    """
+    if slot in NAME_SLOTS:
+        return normalize_name(_require_str(slot, value))
+    if slot == "type":
+        return normalize_type(value) if isinstance(value, str) else value
+    if slot == "food":
+        return normalize_food(_require_str(slot, value))
+    if slot in TIME_SLOTS:
+        return normalize_time(_require_str(slot, value))
+    if slot in YES_FREE_SLOTS and value == "free":
+        return "yes"
+    return value
+
+
+def normalize_state(state: dict) -> dict:
+    """Normalized dialogue state (§4.1): ``{domain: {slot: value}}`` → a new dict of the same
+    shape (the input is not modified).
+
+    Domains are kept as given (not lowercased) and in order; within a domain, slots keep their
+    order, names go through :func:`normalize_slot_name` and values through
+    :func:`normalize_value` with the new name. When two slots collapse to the same new name
+    (``leaveAt`` and ``leave at``), the later value wins and the key keeps the position of the
+    first (Python dict assignment, as in the reference).
+
+    Raises:
+        InputError: a domain entry is not a mapping, or :func:`normalize_value` fails; the
+            message names domain and slot.
+    """
+    out: dict = {}
+    for domain, slots in state.items():
+        if not isinstance(slots, dict):
+            raise InputError(
+                f"state of domain {domain!r} must be an object {{slot: value}}, got {slots!r}"
+            )
+        new_slots: dict = {}
+        for slot, value in slots.items():
+            name = normalize_slot_name(slot)
+            try:
+                new_slots[name] = normalize_value(name, value)
+            except InputError as err:
+                raise InputError(f"domain {domain!r}, slot {slot!r}: {err}") from None
+        out[domain] = new_slots
+    return out
+
+
+def time_to_minutes(text: str) -> int:
+    """Minutes since midnight of a normalized time, as the database query computes it (§4.8).
+
+    0 unless ``text`` starts with two ASCII digits, ``:`` and two ASCII digits; otherwise
+    ``60·int(part 0) + int(part 1)`` of ``text.split(':')`` (further parts ignored):
+    ``'07:15'`` → 435, ``'24:30'`` → 1470, ``'12:30:00'`` → 750, ``'9:30'`` → 0,
+    ``'tomorrow'`` → 0.
+
+    Raises:
+        InputError: the second part is not an integer although the prefix matched
+            (e.g. ``'16:00orlater'``), where the reference evaluator crashes.
+    """
+    if not _HHMM_PREFIX.match(text):
+        return 0
+    parts = text.split(":")
+    try:
+        return 60 * int(parts[0]) + int(parts[1])
+    except ValueError:
+        raise InputError(
+            f"time value {text!r} starts like HH:MM but {parts[1]!r} is not an integer "
+            "(the reference evaluator crashes on it, spec-standard-evaluation §4.8)"
+        ) from None

@@ -1,0 +1,65 @@
+"""Predicted belief states of an end-to-end system from its ``predictions`` table (mwzeval
+format ``{domain: {slot: value}}`` as ``state_json`` per system turn; spec-dst-metrics §2.6,
+§10; section numbers refer to that spec)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pandas as pd
+
+from mwzrepro.dst.state import DSTError, State, canonical_dialogue_id, make_state, nested_triples
+
+__all__ = ["predictions_from_table"]
+
+
+def predictions_from_table(
+    predictions: pd.DataFrame,
+    where: str = "",
+    dropped: Counter | None = None,
+) -> dict[str, dict[int, State]] | None:
+    """Predicted belief states from a ``predictions`` table (``state_json`` per system turn).
+
+    System turn i carries the state after user turn i (§2.6), so the turn index is kept.
+    mwzeval slot spellings (``arrive``, ``leave``, ``arrive by``, ``price range``, ``people``,
+    ``day``, ``time``, ``stay``) are mapped to the canonical 30 slots by
+    :func:`mwzrepro.dst.state.canonical_slot`.
+
+    Args:
+        predictions: the ``predictions`` table (dialogue_id, turn, state_json, ...).
+        where: file label for error messages.
+        dropped: if given, predicted values for slots outside the 30 (``taxi-day``,
+            ``hotel-arrive``, ``hospital-department``, ...) are removed and counted here — the
+            explicit filter of §2.2; if ``None`` they are an error.
+
+    Returns:
+        ``{dialogue id: {turn: state}}``, or ``None`` when no turn has a state (the system
+        releases no states).
+
+    Raises:
+        DSTError: some turns have a state and others do not; ``state_json`` that is not a JSON
+            object of objects of strings; two values for one slot; an unknown slot when
+            ``dropped`` is ``None``. Messages name ``where``, dialogue and turn.
+    """
+    sj = predictions["state_json"]
+    has = sj.notna()
+    if not has.any():
+        return None
+    if not has.all():
+        first = predictions.loc[~has].iloc[0]
+        raise DSTError(f"{where}: dialogue {first['dialogue_id']}, turn {int(first['turn'])}: "
+                       f"no predicted state, but other turns have one (states must be given "
+                       f"for every turn or none)")
+    out: dict[str, dict[int, State]] = {}
+    for did, turn, text in predictions[["dialogue_id", "turn", "state_json"]].itertuples(
+        index=False
+    ):
+        did = canonical_dialogue_id(did)
+        here = f"{where}: dialogue {did}, turn {int(turn)}"
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DSTError(f"{here}: unreadable state_json: {exc}") from None
+        out.setdefault(did, {})[int(turn)] = make_state(nested_triples(raw, here), here, dropped)
+    return out

@@ -1,0 +1,84 @@
+"""Bootstrap intervals on the pipeline's real score files (issue 14 acceptance).
+
+The files are those the pipeline writes under ``results/scores`` and ``data/interim`` of a
+built workspace: this checkout, or the one named by $MWZREPRO_WORKSPACE. Tests skip with the
+missing path as reason when the pipeline has not been run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from mwzrepro.core.io import read_metadata, read_table
+from mwzrepro.stats.bleu_stats import BleuReferences
+from mwzrepro.stats.bootstrap import Resampler
+from mwzrepro.stats.units import dst_stats, success_stats
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Path:
+    """A workspace the pipeline has built (``results/scores`` present)."""
+    env = os.environ.get("MWZREPRO_WORKSPACE")
+    return Path(env) if env else REPO
+
+
+def need(path: Path) -> Path:
+    if not path.is_file():
+        pytest.skip(f"{path} not found: run the pipeline (snakemake) or set "
+                    "MWZREPRO_WORKSPACE to a built workspace")
+    return path
+
+
+def test_inform_interval_is_the_binomial_prediction(workspace: Path):
+    # AuGPT: Inform 76.6 % on the 1000 test dialogues of MultiWOZ 2.1 (leaderboard value).
+    table = read_table(need(workspace / "results/scores/success/mwz21/augpt.dialogues.parquet"),
+                       "success_dialogues")
+    stats = success_stats(table, "standard", "inform", "augpt")
+    assert len(stats.dialogue_ids) == 1000 and round(stats.point, 1) == 76.6
+    rep = Resampler(stats.dialogue_ids, 1000, 0).replicate(stats)
+    p = stats.point / 100
+    predicted = 100 * 1.959964 * math.sqrt(p * (1 - p) / 1000)  # 2.62 points
+    assert predicted == pytest.approx(2.62, abs=0.01)
+    assert rep.interval.half_width == pytest.approx(predicted, rel=0.10)
+    assert rep.interval.lower < stats.point < rep.interval.upper
+
+
+def test_every_systems_inform_and_success_width_follow_the_binomial(workspace: Path):
+    files = sorted((workspace / "results/scores/success/mwz21").glob("*.dialogues.parquet"))
+    if not files:
+        pytest.skip(f"no success scores under {workspace}/results/scores/success/mwz21")
+    for f in files:
+        table = read_table(f, "success_dialogues")
+        for metric in ("inform", "success"):
+            s = success_stats(table, "standard", metric, f.stem)
+            n, p = len(s.dialogue_ids), s.point / 100
+            predicted = 100 * 1.959964 * math.sqrt(p * (1 - p) / n)
+            hw = Resampler(s.dialogue_ids, 1000, 0).replicate(s).interval.half_width
+            assert hw == pytest.approx(predicted, rel=0.15), (f.stem, metric)
+
+
+@pytest.mark.parametrize("system", ["augpt", "labes", "ubar"])
+def test_bleu_at_full_sample_is_the_pipelines_number(workspace: Path, system: str):
+    refs = read_table(need(workspace / "data/interim/mwz21/test/references.parquet"),
+                      "references")
+    preds = read_table(need(workspace / f"data/interim/predictions/{system}.parquet"),
+                       "predictions")
+    scores = read_table(need(workspace / f"results/scores/bleu/mwz21/{system}.parquet"),
+                        "scores")
+    stats = BleuReferences(refs).stats(preds, system)
+    assert stats.point == float(scores.loc[scores["metric"] == "bleu", "value"].iloc[0])
+
+
+def test_dst_points_are_the_pipelines_numbers(workspace: Path):
+    path = need(workspace / "results/scores/dst/mwz21/ubar.parquet")
+    turns = read_table(path, "dst_turns")
+    scores = read_metadata(path)["dst"]["scores"]
+    assert dst_stats(turns, "jga", "ubar").point == 100 * scores["jga"]
+    for lam, value in scores["fga"].items():
+        assert dst_stats(turns, "fga", "ubar", float(lam)).point == 100 * value

@@ -1,0 +1,401 @@
+"""The standard-evaluation commands end to end on a two-dialogue fixture test set
+(tests/fixtures/standard/mini_test.json, ConvLab layout) and the fixture database."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from mwzrepro.cli import bleu as bleu_cli
+from mwzrepro.cli import main
+from mwzrepro.cli import score as score_cli
+from mwzrepro.cli import standard as standard_cli
+from mwzrepro.prepare.delex.span import build_references
+from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.prepare.ingest.convlab import read_convlab
+from mwzrepro.core.io import read_metadata, read_table, write_table
+from mwzrepro.core.signature import SignatureMismatch
+from mwzrepro.prepare.predictions import expected_turns, parse_predictions
+
+FIX = Path(__file__).resolve().parents[2] / "fixtures" / "standard"
+DOMAINS = ("restaurant", "hotel", "attraction", "train")
+DB_ARGS = [a for d in DOMAINS for a in (f"--{d}-db", str(FIX / "db" / f"{d}_db.json"))] + [
+    "--no-verify-db"]
+
+PREDICTIONS = {
+    "sng9001": [
+        {"response": "[restaurant_name] is at [restaurant_address] .",
+         "state": {"restaurant": {"food": "chinese", "pricerange": "cheap", "area": "centre"}}},
+        {"response": "the postcode is [restaurant_postcode] .",
+         "state": {"restaurant": {"food": "chinese", "pricerange": "cheap", "area": "centre"}}},
+    ],
+    "sng9002": [
+        {"response": "booked , the number is [taxi_phone] .",
+         "state": {"taxi": {"leaveAt": "17:15", "destination": "ballare"}}},
+    ],
+}
+
+
+COMMANDS = {c.name: c for m in (standard_cli, score_cli, bleu_cli) for c in m.COMMANDS}
+
+
+def invoke(*args):
+    return CliRunner().invoke(COMMANDS[args[0]], [str(a) for a in args[1:]])
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """data/interim/mini/test with canonical tables, references and the goals outputs."""
+    root = tmp_path_factory.mktemp("std")
+    base = root / "interim" / "mini" / "test"
+    tables, _ = read_convlab(FIX / "mini_test.json", "test")
+    for name, df in tables.items():
+        write_table(df, base / f"{name}.parquet", name)
+    write_table(build_references(tables["turns"], tables["spans"]),
+                base / "references.parquet", "references")
+    r = invoke("goals", *[a for t in ("dialogues", "goals", "booked", "states", "acts")
+                          for a in (f"--{t}", base / f"{t}.parquet")], "--out-dir", base)
+    assert r.exit_code == 0, r.output
+    return root
+
+
+def write_predictions(path, data):
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def score(data_root, pred_file, *extra):
+    return invoke("score", pred_file, "--version", "mini", "--data-dir",
+                  data_root / "interim", *DB_ARGS, *extra)
+
+
+def test_goals_outputs(data):
+    base = data / "interim" / "mini" / "test"
+    goals = read_table(base / "eval_goals.parquet", "eval_goals")
+    assert set(goals["kind"]) == {"informable", "requestable"}
+    gold = read_table(base / "gold_states.parquet", "gold_states")
+    assert json.loads(gold["state_json"].iloc[2]) == {"taxi": {"leave": "17:15",
+                                                               "destination": "ballare"}}
+    booked = read_table(base / "booked_domains.parquet", "booked_domains")
+    assert [list(x) for x in booked["domains"]] == [[], [], []]  # taxi bookings excluded
+    td = read_table(base / "turn_domains.parquet", "turn_domains")
+    assert [list(x) for x in td["domains"]] == [["restaurant"], ["restaurant"], ["taxi"]]
+    assert read_metadata(base / "gold_states.parquet")["dontcare"] == "dropped"
+
+
+def test_score_full_file_json(data, tmp_path):
+    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
+    r = score(data, f, "--format", "json", "--setting", "both")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["coverage"]["dialogues"] == 2 and out["coverage"]["missing_dialogues"] == []
+    std = out["success"]["standard"]
+    assert std["inform"] == {"restaurant": 100.0, "taxi": 100.0, "total": 100.0}
+    assert std["success"] == {"restaurant": 100.0, "taxi": 100.0, "total": 100.0}
+    assert (std["state_source"], std["domain_source"]) == ("predicted", "estimated")
+    assert "set:standard" in std["signature"] and "match:reference" in std["signature"]
+    assert "dom:ground-truth" in out["success"]["optimistic"]["signature"]
+    assert out["bleu"]["signature"].startswith("BLEU|system:mine|ver:mini")
+    assert out["richness"]["num_unigrams"] > 0 and "tok:lexdiv-0.1.1" in out["richness"][
+        "signature"]
+    # the gold state of sng9001 turn 1 also has the name: 2 of 3 turns match jointly
+    assert out["state_match"]["joint_accuracy"] == pytest.approx(200 / 3)
+
+
+def test_score_text_format(data, tmp_path):
+    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
+    r = score(data, f)
+    assert r.exit_code == 0, r.output
+    assert "====== SUCCESS (standard) ======" in r.output
+    assert "signature: Inform/Success|system:mine|ver:mini" in r.output
+
+
+def test_missing_dialogue_is_reported_and_the_rest_scored(data, tmp_path):
+    f = write_predictions(tmp_path / "partial.json", {"sng9001": PREDICTIONS["sng9001"]})
+    r = score(data, f, "--format", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["coverage"]["missing_dialogues"] == ["sng9002"]
+    assert (out["coverage"]["dialogues"], out["coverage"]["expected_dialogues"]) == (1, 2)
+    assert out["success"]["standard"]["inform"] == {"restaurant": 100.0, "total": 100.0}
+
+
+def test_unknown_dialogue_id_is_an_error_naming_it(data, tmp_path):
+    f = write_predictions(tmp_path / "bad.json", {**PREDICTIONS, "pmul9999": []})
+    r = score(data, f)
+    assert r.exit_code != 0
+    assert isinstance(r.exception, InputError) and "pmul9999" in str(r.exception)
+
+
+def test_wrong_turn_count_is_an_error_naming_the_dialogue(data, tmp_path):
+    too_many = {**PREDICTIONS, "sng9002": PREDICTIONS["sng9002"] * 2}
+    r = score(data, write_predictions(tmp_path / "long.json", too_many))
+    assert isinstance(r.exception, InputError)
+    assert "sng9002 (2 turns, expected 1)" in str(r.exception)
+    too_few = {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]}
+    f = write_predictions(tmp_path / "short.json", too_few)
+    r = score(data, f)
+    assert isinstance(r.exception, InputError) and "sng9001" in str(r.exception)
+    r = score(data, f, "--allow-missing-turns", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["coverage"]["truncated_dialogues"] == ["sng9001"]
+
+
+def test_missing_resources_are_named(data, tmp_path):
+    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
+    r = invoke("score", f, "--version", "nope", "--data-dir", data / "interim", *DB_ARGS)
+    assert isinstance(r.exception, InputError) and "eval_goals.parquet" in str(r.exception)
+
+
+def test_pipeline_commands_and_tables(data, tmp_path):
+    base = data / "interim" / "mini" / "test"
+    preds, cov = parse_predictions(PREDICTIONS, expected_turns(read_table(
+        base / "turns.parquet", "turns")), "mine.json")
+    # the predictions phase keeps the file's dialogue order in the metadata (MSTTR needs it)
+    write_table(preds, tmp_path / "mine.parquet", "predictions",
+                {"dialogue_order": ["sng9002", "sng9001"]})
+    write_table(cov, tmp_path / "mine.coverage.parquet", "coverage")
+    res = [a for t in ("eval-goals", "booked-domains", "gold-states", "turn-domains")
+           for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+    scores = tmp_path / "scores"
+    r = invoke("score-success", "--predictions", tmp_path / "mine.parquet", "--coverage",
+               tmp_path / "mine.coverage.parquet", "--system", "mine", "--version", "mini",
+               *res, *DB_ARGS, "--domain-sources", "mine=slot-names",
+               "--out", scores / "success/mini/mine.parquet",
+               "--out-dialogues", scores / "success/mini/mine.dialogues.parquet")
+    assert r.exit_code == 0, r.output
+    s = read_table(scores / "success/mini/mine.parquet", "scores")
+    assert set(s["metric"]) == {"inform", "success", "dialogues", "turns", "joint_accuracy",
+                                "slot_f1", "slot_precision", "slot_recall"}
+    assert "dom:slot-names" in read_metadata(scores / "success/mini/mine.parquet")[
+        "signatures"]["inform/standard"]
+    per = read_table(scores / "success/mini/mine.dialogues.parquet", "success_dialogues")
+    assert len(per) == 2 * (2 + 2)  # 2 settings x (domain + total) x 2 dialogues
+    r = invoke("score-success", "--references", base / "references.parquet", "--system",
+               "oracle", "--version", "mini", *res, *DB_ARGS,
+               "--out", scores / "success/mini/oracle.parquet",
+               "--out-dialogues", scores / "success/mini/oracle.dialogues.parquet")
+    assert r.exit_code == 0, r.output
+    r = invoke("score-richness", "--predictions", tmp_path / "mine.parquet",
+               "--system", "mine", "--out", scores / "richness/mine.parquet")
+    assert r.exit_code == 0, r.output
+    assert read_metadata(scores / "richness/mine.parquet")["dialogue_order"] == "file"
+    r = invoke("score-richness", "--references", base / "references.parquet", "--system",
+               "reference", "--version", "mini", "--out",
+               scores / "richness/reference/mini.parquet")
+    assert r.exit_code == 0, r.output
+    pub = tmp_path / "pub.yaml"
+    pub.write_text(yaml.safe_dump({"reference_corpus": {"inform": 93.7, "success": 90.9},
+                                   "systems": {"mine": {"model": "Mine", "inform": 1.0}}}))
+    r = invoke("tables-standard", "--scores-dir", scores, "--published", pub,
+               "--table-dir", tmp_path / "tables", "--metrics", tmp_path / "standard.json",
+               "--plot", tmp_path / "inform_success.csv")
+    assert r.exit_code == 0, (r.output, r.exception)
+    plot = (tmp_path / "inform_success.csv").read_text().splitlines()
+    assert plot[0] == ("system,version,row,inform_standard,success_standard,"
+                       "inform_optimistic,success_optimistic")
+    assert len(plot) == 1 + 2  # mine and oracle on version mini
+    assert "system:" not in json.loads((tmp_path / "standard.json").read_text())[
+        "signatures"]["inform_success/mini/standard"]
+    md = (tmp_path / "tables" / "inform_success.md").read_text()
+    assert "| mini | mine | Mine |" in md and "reference corpus (oracle)" in md
+    assert "Inform published (2.2)" in md
+    rich = (tmp_path / "tables" / "richness.md").read_text()
+    assert "reference corpus (mini)" in rich and "| Av. len. |" in rich
+    state = (tmp_path / "tables" / "state_match.csv").read_text()
+    assert state.splitlines()[1].startswith("mini,mine,")   # oracle has no predicted states
+    metrics = json.loads((tmp_path / "standard.json").read_text())
+    assert metrics["inform_success"]["mini"]["mine"]["standard"] == {"inform": 100.0,
+                                                                       "success": 100.0}
+    assert "inform_success/mini/standard" in metrics["signatures"]
+
+
+def test_tables_refuse_mixed_signatures(data, tmp_path):
+    import pandas as pd
+
+    from mwzrepro.standard.tables import inform_success_table
+
+    def rows(system, matching):
+        sig = (f"Inform/Success|system:{system}|ver:mini|state:gold|dom:estimated|"
+               f"set:standard|match:{matching}|thr:90|v:0.1.0")
+        return pd.DataFrame([{"system": system, "version": "mini", "metric": m,
+                              "setting": "standard", "key": "total", "value": 50.0,
+                              "signature": sig} for m in ("inform", "success")])
+
+    inform_success_table({"x": {"a": rows("a", "reference"), "b": rows("b", "reference")}}, {})
+    with pytest.raises(SignatureMismatch, match="match:optimal"):
+        inform_success_table({"x": {"a": rows("a", "reference"), "b": rows("b", "optimal")}},
+                             {})
+
+
+RESOURCES = ("eval-goals", "booked-domains", "gold-states", "turn-domains")
+
+
+@pytest.fixture(scope="module")
+def systems(data, tmp_path_factory):
+    """Two systems' predictions (one with its own states, one without) in one directory."""
+    d = tmp_path_factory.mktemp("preds")
+    base = data / "interim" / "mini" / "test"
+    turns = expected_turns(read_table(base / "turns.parquet", "turns"))
+    stateless = {did: [{"response": t["response"]} for t in v] for did, v in PREDICTIONS.items()}
+    for name, payload in (("mine", PREDICTIONS), ("other", stateless)):
+        preds, cov = parse_predictions(payload, turns, f"{name}.json")
+        write_table(preds, d / f"{name}.parquet", "predictions",
+                    {"dialogue_order": ["sng9002", "sng9001"]})
+        write_table(cov, d / f"{name}.coverage.parquet", "coverage")
+    return d
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_many_systems_in_one_process_write_the_same_files(data, systems, tmp_path):
+    """score-success, score-bleu and score-richness with --system repeated write, byte for
+    byte, what one call per system writes (issue 10 item 7)."""
+    base = data / "interim" / "mini" / "test"
+    res = [a for t in RESOURCES for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+    refs = base / "references.parquet"
+    one, many = tmp_path / "one", tmp_path / "many"
+    for s in ("mine", "other"):
+        p, c = systems / f"{s}.parquet", systems / f"{s}.coverage.parquet"
+        for args in (
+            ("score-success", "--predictions", p, "--coverage", c, "--system", s, "--version",
+             "mini", *res, *DB_ARGS, "--out", one / f"success/{s}.parquet",
+             "--out-dialogues", one / f"success/{s}.dialogues.parquet"),
+            ("score-bleu", "--predictions", p, "--coverage", c, "--references", refs,
+             "--version", "mini", "--system", s, "--out", one / f"bleu/{s}.parquet"),
+            ("score-richness", "--predictions", p, "--system", s, "--out",
+             one / f"richness/{s}.parquet"),
+        ):
+            r = invoke(*args)
+            assert r.exit_code == 0, (args[0], r.output, r.exception)
+    r = invoke("score-success", "--references", refs, "--system", "oracle", "--version", "mini",
+               *res, *DB_ARGS, "--out", one / "success/oracle.parquet",
+               "--out-dialogues", one / "success/oracle.dialogues.parquet")
+    assert r.exit_code == 0, r.output
+    sys_args = ["--system", "mine", "--system", "other", "--predictions-dir", systems]
+    for args in (
+        ("score-success", "--version", "mini", *res, *DB_ARGS, *sys_args, "--system", "oracle",
+         "--references", refs, "--out-dir", many / "success"),
+        ("score-bleu", "--references", refs, "--version", "mini", *sys_args,
+         "--out-dir", many / "bleu"),
+        ("score-richness", *sys_args, "--out-dir", many / "richness"),
+    ):
+        r = invoke(*args)
+        assert r.exit_code == 0, (args[0], r.output, r.exception)
+    files = _files(one)
+    assert len(files) == 2 * 2 + 2 + 2 + 2
+    assert _files(many) == files
+    scores = read_table(one / "success/other.parquet", "scores")
+    assert "joint_accuracy" not in set(scores["metric"])   # gold states: no §13 metrics
+
+
+def test_system_forms_cannot_be_mixed(systems, tmp_path):
+    r = invoke("score-richness", "--system", "mine", "--system", "other",
+               "--predictions", systems / "mine.parquet", "--out", tmp_path / "x.parquet")
+    assert r.exit_code == 2 and "--predictions-dir" in r.output
+    r = invoke("score-richness", "--system", "nope", "--predictions-dir", systems,
+               "--out-dir", tmp_path)
+    assert isinstance(r.exception, InputError) and "nope.parquet" in str(r.exception)
+
+
+def test_every_block_leaf_is_an_option():
+    """The workflow passes every leaf of the inform, standard and richness blocks
+    (``cli_args``); the commands taking them accept them all."""
+    from mwzrepro.core.params import cli_args, leaves
+    from mwzrepro.standard.params import InformParams, RichnessParams, StandardParams
+
+    for name, models in (("score-success", (InformParams, StandardParams)),
+                         ("score-richness", (RichnessParams,))):
+        opts = {o for p in COMMANDS[name].params for o in getattr(p, "opts", [])}
+        for model in models:
+            wanted = {"--" + "-".join(p).replace("_", "-") for p, _ in leaves(model)}
+            assert wanted <= opts, (name, wanted - opts)
+    import shlex
+
+    assert shlex.split(cli_args(InformParams, {"matching": "reference",
+                                               "fuzzy_threshold": 90})) == [
+        "--matching", "reference", "--fuzzy-threshold", "90"]
+
+
+def test_bad_parameter_values_name_the_key(data, systems, tmp_path):
+    base = data / "interim" / "mini" / "test"
+    res = [a for t in RESOURCES for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+    common = ["--system", "mine", "--predictions-dir", systems, "--version", "mini", *res,
+              *DB_ARGS, "--out-dir", tmp_path / "o"]
+    r = invoke("score-success", *common, "--fuzzy-threshold", "101")
+    assert isinstance(r.exception, ConfigError)
+    assert str(r.exception).startswith("inform.fuzzy_threshold: ")
+    r = invoke("score-success", *common, "--domain-sources", "mine=magic")
+    assert isinstance(r.exception, ConfigError)
+    assert str(r.exception).startswith("standard.domain_sources: ")
+    r = invoke("score-richness", "--system", "mine", "--predictions-dir", systems,
+               "--out-dir", tmp_path / "o", "--msttr-window", "0")
+    assert isinstance(r.exception, ConfigError) and "richness.msttr_window" in str(r.exception)
+    assert not (tmp_path / "o").exists()
+
+
+def _main(monkeypatch, capsys, *args) -> tuple[int, str]:
+    """Run the console entry point; (exit status, stderr)."""
+    import sys
+
+    monkeypatch.setattr(sys, "argv", ["mwzrepro", *[str(a) for a in args]])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    return exc.value.code, capsys.readouterr().err
+
+
+def test_mismatched_signatures_in_table_assembly_give_one_line(data, systems, tmp_path,
+                                                               monkeypatch, capsys):
+    """tables-bleu and tables-standard refuse numbers with different settings in one column:
+    one error line, exit 1, nothing written (issue 10, acceptance)."""
+    base = data / "interim" / "mini" / "test"
+    scores = tmp_path / "scores"
+    for s in ("mine", "other"):
+        r = invoke("score-bleu", "--predictions", systems / f"{s}.parquet", "--coverage",
+                   systems / f"{s}.coverage.parquet", "--references",
+                   base / "references.parquet", "--version", "mini", "--system", s,
+                   "--out", scores / "bleu" / "mini" / f"{s}.parquet")
+        assert r.exit_code == 0, r.output
+    f = scores / "bleu" / "mini" / "other.parquet"
+    df = read_table(f, "scores")
+    df["signature"] = df["signature"].str.replace("tok:13a", "tok:intl")
+    write_table(df, f, "scores", read_metadata(f))
+    out = tmp_path / "out"
+    code, err = _main(monkeypatch, capsys, "tables-bleu", "--scores-dir", scores / "bleu",
+                      "--table", out / "bleu", "--metrics", out / "bleu.json",
+                      "--plot", out / "bleu.csv")
+    assert code == 1
+    assert err.count("\n") == 1 and err.startswith("mwzrepro: error: BLEU column mini: ")
+    assert "tok:intl" in err and "Traceback" not in err
+    assert not out.exists()
+    # tables-standard: the oracle's Inform/Success scored with another threshold
+    res = [a for t in RESOURCES for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+    for extra in (["--system", "mine", "--predictions-dir", systems],
+                  ["--system", "oracle", "--references", base / "references.parquet",
+                   "--fuzzy-threshold", "85"]):
+        r = invoke("score-success", "--version", "mini", *res, *DB_ARGS, *extra,
+                   "--out-dir", scores / "success" / "mini")
+        assert r.exit_code == 0, r.output
+    for name, args in (("mine", ["--predictions-dir", systems, "--system", "mine",
+                                 "--out-dir", scores / "richness"]),
+                       ("reference", ["--references", base / "references.parquet",
+                                      "--system", "reference", "--version", "mini",
+                                      "--out", scores / "richness/reference/mini.parquet"])):
+        r = invoke("score-richness", *args)
+        assert r.exit_code == 0, (name, r.output)
+    pub = tmp_path / "pub.yaml"
+    pub.write_text(yaml.safe_dump({"reference_corpus": {}, "systems": {}}))
+    code, err = _main(monkeypatch, capsys, "tables-standard", "--scores-dir", scores,
+                      "--published", pub, "--table-dir", out / "tables",
+                      "--metrics", out / "standard.json", "--plot", out / "plot.csv")
+    assert code == 1
+    assert err.count("\n") == 1 and err.startswith("mwzrepro: error: ")
+    assert "thr:85" in err and "cannot put numbers with different settings" in err
+    assert not out.exists()

@@ -1,0 +1,178 @@
+"""The stats commands on a small synthetic workspace written with the pipeline's own schemas:
+outputs, determinism (byte-identical reruns, SVG included), consistency checks, params."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from mwzrepro.bleu.score import corpus_bleu
+from mwzrepro.cli.stats import COMMANDS
+from mwzrepro.core.errors import ConfigError
+from mwzrepro.core.io import write_table
+from mwzrepro.core.params import cli_args, validate_block
+from mwzrepro.stats.catalog import METRICS
+from mwzrepro.stats.params import StatsParams
+
+CMD = {c.name: c for c in COMMANDS}
+SYSTEMS = ("alpha", "beta", "gamma")
+N = 40
+WORDS = ["the", "hotel", "is", "in", "the", "centre", "[value_name]", "book", "it", "."]
+
+
+def _text(rng: np.random.Generator, n: int) -> str:
+    return " ".join(rng.choice(WORDS, size=n))
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ws")
+    rng = np.random.default_rng(0)
+    ids = [f"d{i:03d}" for i in range(N)]
+    refs = pd.DataFrame([(d, t, "x", "x", _text(rng, 8)) for d in ids for t in range(2)],
+                        columns=["dialogue_id", "turn", "text", "delex", "reference"])
+    write_table(refs, root / "refs.parquet", "references")
+    quality = {"alpha": 0.9, "beta": 0.6, "gamma": 0.3}
+    for s in SYSTEMS:
+        keep = ids if s != "gamma" else ids[:-3]  # gamma misses three dialogues
+        preds = refs[refs["dialogue_id"].isin(keep)].copy()
+        preds["response_norm"] = [r if rng.random() < quality[s] else _text(rng, 7)
+                                  for r in preds["reference"]]
+        preds["response"] = preds["response_norm"]
+        preds["state_json"] = None
+        preds["active_domains"] = None
+        preds = preds[["dialogue_id", "turn", "response", "response_norm", "state_json",
+                       "active_domains"]]
+        write_table(preds, root / "pred" / f"{s}.parquet", "predictions")
+        b = corpus_bleu(preds, refs, "v1", s)
+        sig = b.signature.format()
+        write_table(pd.DataFrame([{"system": s, "version": "v1", "metric": "bleu",
+                                   "setting": "", "key": "total", "value": b.score,
+                                   "signature": sig}]),
+                    root / "bleu" / f"{s}.parquet", "scores")
+        rows = [(setting, d, "total", bool(rng.random() < quality[s] + bonus),
+                 bool(rng.random() < quality[s]))
+                for setting, bonus in (("standard", 0.0), ("optimistic", 0.05)) for d in keep]
+        sigs = {f"{m}/{st}": f"Inform/Success|system:{s}|ver:v1|set:{st}|v:0.1.0"
+                for m in ("inform", "success") for st in ("standard", "optimistic")}
+        write_table(pd.DataFrame(rows, columns=["setting", "dialogue_id", "domain", "inform",
+                                                "success"]),
+                    root / "success" / f"{s}.dialogues.parquet", "success_dialogues",
+                    {"signatures": sigs})
+        turns = []
+        if s != "beta":  # beta has no predicted states
+            for d in keep:
+                for t in range(3):
+                    kind = rng.choice(["EXACT", "TYPE1", "TYPE2"],
+                                      p=[quality[s], (1 - quality[s]) / 2, (1 - quality[s]) / 2])
+                    turns.append((d, t, kind == "EXACT", False, str(kind),
+                                  float(t + 1) if kind == "TYPE2" else np.nan, 0, -1, -1, -1, 0))
+        cols = ["dialogue_id", "turn", "exact", "local", "kind", "x", "n_wrong", "gold_slots",
+                "hits", "union", "rewrites"]
+        df = pd.DataFrame(turns, columns=cols).astype(
+            {"turn": "int32", "n_wrong": "int32", "gold_slots": "int32", "hits": "int32",
+             "union": "int32", "rewrites": "int32"})
+        write_table(df, root / "dst" / f"{s}.parquet", "dst_turns",
+                    {"dst": {"signature": f"DST|system:{s}|ver:v1|v:0.1.0"}})
+    return root
+
+
+def _inputs(ws: Path) -> list[str]:
+    return ["--version", "v1", "--references", str(ws / "refs.parquet"),
+            "--predictions-dir", str(ws / "pred"), "--bleu-dir", str(ws / "bleu"),
+            "--success-dir", str(ws / "success"), "--dst-dir", str(ws / "dst")]
+
+
+def _bootstrap(ws: Path, out: Path, *extra: str) -> None:
+    args = _inputs(ws) + ["--resamples", "200", "--tables-dir", str(out / "tables"),
+                          "--plots-dir", str(out / "plots"), "--metrics",
+                          str(out / "stats_v1.json"), *extra]
+    res = CliRunner().invoke(CMD["stats-bootstrap"], args, catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+
+
+def test_bootstrap_outputs_and_determinism(workspace: Path, tmp_path: Path):
+    _bootstrap(workspace, tmp_path / "a")
+    _bootstrap(workspace, tmp_path / "b")
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
+                   if p.is_file())
+    expected = {f"tables/stats_significance_v1_{m.key}.{ext}" for m in METRICS
+                for ext in ("md", "csv", "tex")}
+    expected |= {f"plots/stats_significance_v1_{m.key}.svg" for m in METRICS}
+    expected |= {f"tables/stats_{t}_v1.{ext}" for t in ("ci", "adjacent")
+                 for ext in ("md", "csv", "tex")}
+    expected |= {"tables/stats_pairs_v1.csv", "stats_v1.json"}
+    assert {str(f) for f in files} == expected
+    for f in files:
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+    metrics = json.loads((tmp_path / "a" / "stats_v1.json").read_text())
+    assert metrics["dialogues"] == N and metrics["params"]["resamples"] == 200
+    jga = metrics["figures"]["jga"]
+    assert sorted(jga["systems"]) == ["alpha", "gamma"]  # beta has no states
+    assert jga["pairs"] == {"tests": 1, "significant": jga["pairs"]["significant"]}
+    bleu = metrics["figures"]["bleu"]
+    assert "bs:200|seed:0" in bleu["signature"] and bleu["condition"] == "v1"
+    for fig in metrics["figures"].values():
+        for v in fig["systems"].values():
+            assert v["lower"] <= v["point"] <= v["upper"]
+    ci = (tmp_path / "a" / "tables" / "stats_ci_v1.md").read_text()
+    assert "| beta |" in ci and " ±" in ci and "| – |" in ci
+
+
+def test_bleu_must_match_the_pipelines_number(workspace: Path, tmp_path: Path):
+    import shutil
+
+    ws = tmp_path / "ws"
+    shutil.copytree(workspace, ws)
+    p = ws / "bleu" / "alpha.parquet"
+    df = pd.read_parquet(p)
+    df["value"] = df["value"] + 1
+    write_table(df, p, "scores")
+    res = CliRunner().invoke(CMD["stats-bootstrap"], _inputs(ws) + [
+        "--tables-dir", str(tmp_path / "t"), "--plots-dir", str(tmp_path / "p"),
+        "--metrics", str(tmp_path / "m.json")])
+    assert res.exit_code != 0 and "stale" in str(res.exception)
+
+
+def test_ranking_and_compare(workspace: Path, tmp_path: Path):
+    _bootstrap(workspace, tmp_path)
+    res = CliRunner().invoke(CMD["stats-ranking"], [
+        "--stats", str(tmp_path / "stats_v1.json"), "--table", str(tmp_path / "tau"),
+        "--ranks-table", str(tmp_path / "ranks"), "--plots-dir", str(tmp_path / "plots"),
+        "--metrics", str(tmp_path / "ranking.json")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    ranking = json.loads((tmp_path / "ranking.json").read_text())
+    assert ranking["conditions"]["inform"] == ["v1", "v1 optimistic"]
+    for metric in ("bleu", "inform", "success", "jga", "fga"):
+        assert (tmp_path / "plots" / f"stats_bump_{metric}.svg").is_file()
+    res = CliRunner().invoke(CMD["stats-compare"], _inputs(workspace) + [
+        "--system-a", "alpha", "--system-b", "gamma", "--resamples", "200",
+        "--out", str(tmp_path / "cmp.json")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0].split()[:3] == ["metric", "alpha", "gamma"]
+    cmp = json.loads((tmp_path / "cmp.json").read_text())
+    # the same resamples as the pairwise table: identical p-value
+    pairs = pd.read_csv(tmp_path / "tables" / "stats_pairs_v1.csv")
+    row = pairs[(pairs["figure"] == "inform") & pairs["a"].isin(["alpha", "gamma"])
+                & pairs["b"].isin(["alpha", "gamma"])]
+    got = next(f for f in cmp["figures"] if f["metric"] == "inform")
+    assert len(row) == 1
+    assert got["p"] == pytest.approx(float(row["p"].iloc[0]), rel=1e-12)
+
+
+def test_stats_params_validation_and_cli_args():
+    assert validate_block(StatsParams, {"resamples": 500}, "stats").resamples == 500
+    with pytest.raises(ConfigError, match="stats.confidence"):
+        validate_block(StatsParams, {"confidence": 1.5}, "stats")
+    with pytest.raises(ConfigError, match="stats.correction"):
+        validate_block(StatsParams, {"correction": "fdr"}, "stats")
+    with pytest.raises(ConfigError, match="unknown key"):
+        validate_block(StatsParams, {"resample": 5}, "stats")
+    assert cli_args(StatsParams, {"seed": 3}) == (
+        "--resamples 1000 --seed 3 --confidence 0.95 --alpha 0.05 "
+        "--correction holm --pvalue normal --fga-lambda 0.5")

@@ -1,0 +1,75 @@
+"""Regenerate the subcommand table of ``src/mwzrepro/cli/__init__.py`` (maintainer tool).
+
+Usage: python workflow/scripts/make_cli_registry.py [--check]
+
+Imports every ``mwzrepro.cli.<module>`` that defines ``COMMANDS`` (a list of click commands)
+and writes ``{subcommand: "module:attribute"}`` between the ``# BEGIN COMMANDS`` and
+``# END COMMANDS`` lines, sorted by subcommand. ``--check`` only reports whether the table
+is current (exit 1 if not). Run it after adding, renaming or moving a command.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+INIT = ROOT / "src" / "mwzrepro" / "cli" / "__init__.py"
+BLOCK = re.compile(r"(# BEGIN COMMANDS[^\n]*\n)(.*?)(# END COMMANDS)", re.DOTALL)
+
+
+def discover() -> dict[str, str]:
+    """``{subcommand: "module:attribute"}`` from the ``COMMANDS`` list of every cli module.
+
+    Raises:
+        ValueError: a subcommand is defined twice, or a listed command is not a module-level
+            attribute of its module.
+    """
+    import mwzrepro.cli as pkg
+
+    found: dict[str, str] = {}
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"mwzrepro.cli.{info.name}")
+        for command in getattr(module, "COMMANDS", []):
+            attrs = [a for a, v in vars(module).items() if v is command and a != "COMMANDS"]
+            if not attrs:
+                raise ValueError(f"{module.__name__}: command {command.name!r} is not a "
+                                 "module-level attribute")
+            if command.name in found:
+                raise ValueError(f"subcommand {command.name!r} defined in {found[command.name]} "
+                                 f"and {module.__name__}")
+            found[command.name] = f"{module.__name__}:{sorted(attrs)[0]}"
+    return dict(sorted(found.items()))
+
+
+def render(table: dict[str, str]) -> str:
+    """The Python text of the table (the lines between the markers)."""
+    lines = ["COMMANDS: dict[str, str] = {"]
+    lines += [f'    "{name}": "{target}",' for name, target in table.items()]
+    return "\n".join(lines) + "\n}\n"
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT / "src"))
+    text = INIT.read_text(encoding="utf-8")
+    match = BLOCK.search(text)
+    if match is None:
+        sys.exit(f"{INIT}: no '# BEGIN COMMANDS' ... '# END COMMANDS' block")
+    new = text[:match.start(2)] + render(discover()) + text[match.end(2):]
+    if "--check" in argv:
+        if new != text:
+            print(f"{INIT} is stale: run python workflow/scripts/make_cli_registry.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    if new != text:
+        INIT.write_text(new, encoding="utf-8")
+        print(f"updated {INIT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,78 @@
+"""The jobs of the Snakemake workflow's DAG, read with Snakemake's Python API.
+
+Used by ``make_dvc_yaml.py`` (in template mode: commands with ``${block.key}``
+placeholders) and by the workflow tests. Snakemake changes the working directory and
+installs global logging, so call :func:`dag_jobs` in a process of its own (a script or a
+subprocess), never inside a long-lived process that does other work.
+
+``python workflow/scripts/snakemake_jobs.py WORKDIR [--needrun] [TARGET ...]`` prints the jobs
+as JSON: the whole ``--forceall`` DAG, or with ``--needrun`` only the jobs ``snakemake -n``
+would run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
+             forceall: bool = True) -> list[dict]:
+    """Jobs of the DAG of ``targets`` (default target if empty) in ``workdir``.
+
+    With ``forceall`` every job of the DAG; otherwise only the jobs that need to run. Each
+    job: ``{"rule", "wildcards": {name: value}, "output": [path], "input": [path],
+    "ancient": [path], "log": [path], "shellcmd", "params": [repr of each non-derived param
+    value, what Snakemake's params trigger hashes], "temp", "directory", "protected"}``,
+    sorted by output; rules without outputs (``rule all``) are left out.
+    """
+    from snakemake.api import SnakemakeApi
+    from snakemake.io import is_flagged
+    from snakemake.settings.types import DAGSettings, OutputSettings, Quietness, ResourceSettings
+
+    out = []
+    with SnakemakeApi(OutputSettings(quiet={Quietness.ALL}, dryrun=True)) as api:
+        wf_api = api.workflow(
+            resource_settings=ResourceSettings(cores=1),
+            snakefile=workdir / "Snakefile",
+            workdir=workdir,
+        )
+        dag_api = wf_api.dag(DAGSettings(targets=set(targets), forceall=forceall))
+        workflow = dag_api.workflow_api._workflow
+        workflow._prepare_dag(
+            forceall=forceall, ignore_incomplete=True, lock_warn_only=True, nolock=True
+        )
+        workflow._build_dag()
+        dag = workflow.dag
+        jobs = dag.jobs if forceall else dag.needrun_jobs()
+        for job in jobs:
+            if not job.output:
+                continue
+            out.append(
+                {
+                    "rule": job.rule.name,
+                    "wildcards": dict(job.wildcards_dict),
+                    "output": [str(f) for f in job.output],
+                    "input": [str(f) for f in job.input],
+                    "ancient": [str(f) for f in job.input if is_flagged(f, "ancient")],
+                    "log": [str(f) for f in job.log],
+                    "shellcmd": job.shellcmd or "",
+                    "params": [repr(p) for p in job.non_derived_params],
+                    "temp": [str(f) for f in job.output if is_flagged(f, "temp")],
+                    "directory": [str(f) for f in job.output if is_flagged(f, "directory")],
+                    "protected": [str(f) for f in job.output if is_flagged(f, "protected")],
+                }
+            )
+        order = [r.name for r in workflow.rules]
+    for job in out:
+        job["rule_index"] = order.index(job["rule"])
+    return sorted(out, key=lambda j: j["output"])
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    needrun = "--needrun" in args
+    args = [a for a in args if a != "--needrun"]
+    result = dag_jobs(Path(args[0]).resolve(), args[1:], forceall=not needrun)
+    sys.stdout.write(json.dumps(result) + "\n")
