@@ -2,7 +2,9 @@
 reproducibility-workflow tests (issue 6): one dataset (the predictions' test version, test
 split), that version as the only reference version, the first two systems of params.yaml.
 
-Which parameter is changed and which stages are built are derived from ``dvc.yaml``: the
+The reduced params.yaml changes structural keys (datasets, versions, systems), so the
+workspace's ``dvc.yaml`` is regenerated from it (``workflow/scripts/make_dvc_yaml.py``).
+Which parameter is changed and which stages are built are derived from that ``dvc.yaml``: the
 parameter is the first of :data:`PARAM_CANDIDATES` some stage uses; the targets are the final
 stages (nothing depends on them) downstream of its stages, plus ``tables-bleu``.
 """
@@ -21,7 +23,14 @@ from pathlib import Path
 
 import yaml
 
-from tests.workflow.dags import REPO, copy_workflow, params_leaves, tool_env
+from tests.workflow.dags import (
+    REPO,
+    copy_workflow,
+    dvc_stages,
+    params_leaves,
+    run_script,
+    tool_env,
+)
 
 #: Parameters to change, in order of preference (the first one a stage uses is taken).
 PARAM_CANDIDATES = ("inform.fuzzy_threshold", "dst.fuzzy_threshold")
@@ -43,13 +52,17 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def reduced_params() -> dict:
-    """The repository's params.yaml with one dataset, one version and two systems."""
+    """The repository's params.yaml with one dataset, one version and two systems (and the
+    unseen-entity bases and bias sources of that version, so that the DAG is complete)."""
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     version = params["predictions"]["test_version"]
     params["datasets"] = {k: v for k, v in params["datasets"].items()
                           if v["version"] == version and v["split"] == "test"}
     params["versions"] = [version]
     params["systems"] = params["systems"][:2]
+    params["unseen"]["bases"] = {version: params["unseen"]["bases"][version]}
+    params["bias"]["sources"] = [s for s in params["bias"]["sources"]
+                                 if s["version"] == version and s["split"].startswith("test")]
     return params
 
 
@@ -90,20 +103,14 @@ def plan(ws: Path) -> Pipeline:
     import networkx as nx
     from dvc.repo import Repo
 
-    from tests.workflow.dags import dvc_templates
-
-    templates = dvc_templates(ws)
+    declared = {s.name: s.params for s in dvc_stages(ws)}
     leaves = params_leaves(yaml.safe_load((ws / "params.yaml").read_text()))
-    param = next((p for p in PARAM_CANDIDATES
-                  if any(p in t["interpolated"] | t["declared"] for t in templates.values())),
-                 None)
+    param = next((p for p in PARAM_CANDIDATES if any(p in d for d in declared.values())), None)
     assert param is not None, f"no stage uses any of {PARAM_CANDIDATES}"
+    users = {n for n, d in declared.items() if param in d}
     with Repo(str(ws)) as repo:
         graph = repo.index.graph  # edges: stage -> the stages it depends on
         by_name = {s.name: s for s in graph.nodes if hasattr(s, "cmd") and s.cmd}
-        users = {n for n, s in by_name.items()
-                 if param in templates[n.split("@")[0]]["interpolated"]
-                 | templates[n.split("@")[0]]["declared"]}
         finals = {n for n, s in by_name.items() if graph.in_degree(s) == 0}
         targets = sorted(n for n in finals if "@" not in n and (
             n == "tables-bleu" or users & {a.name for a in nx.descendants(graph, by_name[n])}))
@@ -184,6 +191,7 @@ def build_base(root: Path, mirror: Path) -> tuple[Path, Pipeline, float]:
     """A repository with the reduced pipeline built by Snakemake, recorded in DVC, committed
     and pushed to ``root/store``. Returns (workspace, plan, seconds of the Snakemake run)."""
     ws = copy_workflow(root / "base", params=reduced_params())
+    run_script("make_dvc_yaml.py", "--workdir", str(ws), cwd=ws)
     init_repo(ws, root / "store")
     pipe = plan(ws)
     targets = snakemake_targets(pipe.targets)

@@ -9,8 +9,9 @@ from dvc_template import MARKER, TEMPLATE_ENV, placeholders
 
 # A relative MWZREPRO_MIRROR is resolved against the directory snakemake runs in, before any
 # job sees it (jobs inherit the environment; download.mirror is resolved by the command).
-if os.environ.get("MWZREPRO_MIRROR"):
-    os.environ["MWZREPRO_MIRROR"] = os.path.abspath(os.environ["MWZREPRO_MIRROR"])
+MIRROR_ENV = "MWZREPRO_MIRROR"
+if os.environ.get(MIRROR_ENV):
+    os.environ[MIRROR_ENV] = os.path.abspath(os.environ[MIRROR_ENV])
 
 # Template mode (workflow/scripts/make_dvc_yaml.py): every non-structural params.yaml value
 # becomes a placeholder ($<block.key>, written ${block.key} in dvc.yaml), so the generated
@@ -46,8 +47,10 @@ def quote(value):
     text = ("true" if value else "false") if isinstance(value, bool) else str(value)
     bad = sorted(set(text) & set('"$`\\')) if not MARKER.fullmatch(text) else []
     if bad:
-        raise WorkflowError(f"params.yaml value {text!r}: the characters {''.join(bad)} "
-                            "cannot be passed on a command line")
+        raise WorkflowError(
+            f"params.yaml value {text!r}: the characters {''.join(bad)} "
+            "cannot be passed on a command line"
+        )
     return f'"{text}"'
 
 

@@ -42,7 +42,7 @@ rule correct:
         ENV
     params:
         options=CONS_OPTIONS,
-        db_dir=os.path.dirname(CONS_DB[0]),
+        db_dir=lambda w, input: os.path.dirname(input.db[0]),
     shell:
         "mwzrepro correct --dialogues {input.dialogues} --turns {input.turns}"
         " --states {input.states} --raw {input.raw} --db-dir {params.db_dir}"

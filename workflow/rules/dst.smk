@@ -75,7 +75,7 @@ rule score_dst_human:
     params:
         options=DST_OPTIONS,
         version=quote(DST["human_version"]),
-        logs_dir=os.path.dirname(DST_HUMAN_LOGS[0]),
+        logs_dir=lambda w, input: os.path.dirname(input.logs[0]),
     shell:
         "mwzrepro score-dst-human --logs-dir {params.logs_dir} --sources {input.registry}"
         " --system som-dst-sample --label 'SOM-DST (100-dialogue sample)'"

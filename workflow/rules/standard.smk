@@ -51,9 +51,7 @@ rule score_success:
         references="data/interim/{version}/test/references.parquet",
         code=code("score-success"),
     output:
-        scores=expand(
-            "results/scores/success/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS
-        ),
+        scores=expand("results/scores/success/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS),
         dialogues=expand(
             "results/scores/success/{{version}}/{system}.dialogues.parquet",
             system=SUCCESS_SYSTEMS,

@@ -44,14 +44,20 @@ __all__ = ["code_deps", "load_closure", "registry", "Package", "PACKAGE", "CLI"]
 
 @dataclass
 class Module:
-    """One source file of the package, parsed."""
+    """One source file of the package, parsed and scanned once (:func:`_scan`)."""
 
     name: str
     path: Path
     is_package: bool
     tree: ast.Module
-    #: Top-level definitions and assignments: name -> node (def, class or assignment).
-    toplevel: dict[str, ast.AST] = field(default_factory=dict)
+    #: Top-level definitions and assignments: name -> index of the statement in the body.
+    toplevel: dict[str, int] = field(default_factory=dict)
+    #: Import statements that run: (statement, inside a function body?, top-level index).
+    imports: list[tuple[ast.Import | ast.ImportFrom, bool, int]] = field(default_factory=list)
+    #: Names referenced in each top-level statement (decorators and bodies included).
+    refs: dict[int, set[str]] = field(default_factory=dict)
+    #: Names called while the module loads (module-level calls, decorators).
+    called: set[str] = field(default_factory=set)
     #: Names bound by import statements anywhere in the module: name -> [(module, attr)].
     bindings: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
 
@@ -67,26 +73,89 @@ def _is_type_checking(node: ast.AST) -> bool:
         or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
 
 
-def _walk(node: ast.AST, into_defs: bool) -> Iterable[ast.AST]:
-    """Nodes under ``node`` (not ``node`` itself) that run when it runs: ``if TYPE_CHECKING``
-    bodies are skipped; function and lambda bodies only with ``into_defs`` (their decorators,
-    default values and annotations-free signatures always run)."""
-    for child in ast.iter_child_nodes(node):
-        if _is_type_checking(child):
-            for sub in child.orelse:
-                yield sub
-                yield from _walk(sub, into_defs)
-            continue
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and not into_defs:
-            for expr in [*child.decorator_list, *child.args.defaults,
-                         *(d for d in child.args.kw_defaults if d is not None)]:
-                yield expr
-                yield from _walk(expr, into_defs)
-            continue
-        if isinstance(child, ast.Lambda) and not into_defs:
-            continue
-        yield child
-        yield from _walk(child, into_defs)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _scan_statements(mod: Module) -> None:
+    """The import statements of a library module (imports are statements: only statement
+    bodies are searched), flagged when inside a function body."""
+
+    def visit(stmts: list[ast.stmt], in_def: bool, top: int) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                mod.imports.append((stmt, in_def, top))
+                continue
+            if _is_type_checking(stmt):
+                visit(stmt.orelse, in_def, top)
+                continue
+            inner = in_def or isinstance(stmt, _DEFS)
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, name, None)
+                if isinstance(block, list):
+                    visit(block, inner, top)
+            for part in [*getattr(stmt, "handlers", []), *getattr(stmt, "cases", [])]:
+                visit(part.body, inner, top)
+
+    for index, stmt in enumerate(mod.tree.body):
+        _index_toplevel(mod, index, stmt)
+        visit([stmt], False, index)
+
+
+def _index_toplevel(mod: Module, index: int, stmt: ast.stmt) -> None:
+    mod.refs[index] = set()
+    if isinstance(stmt, (*_DEFS, ast.ClassDef)):
+        mod.toplevel[stmt.name] = index
+    elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name):
+                    mod.toplevel[n.id] = index
+
+
+def _scan(mod: Module) -> None:
+    """One pass over a CLI module: its top-level names, the import statements that can run
+    (not under ``if TYPE_CHECKING:``; flagged when inside a function or lambda body, which runs
+    only when called), the names each top-level statement references, and the names called
+    while the module loads (module-level calls, decorators; their arguments and default
+    values run at load too). Library modules only need their imports
+    (:func:`_scan_statements`)."""
+
+    def visit(node: ast.AST, in_def: bool, top: int) -> None:
+        if _is_type_checking(node):
+            for sub in node.orelse:
+                visit(sub, in_def, top)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            mod.imports.append((node, in_def, top))
+            return
+        if isinstance(node, ast.Name):
+            mod.refs[top].add(node.id)
+            return
+        if isinstance(node, ast.Call) and not in_def and isinstance(node.func, ast.Name):
+            mod.called.add(node.func.id)
+        if isinstance(node, (*_DEFS, ast.Lambda, ast.ClassDef)):
+            for dec in getattr(node, "decorator_list", []):
+                if isinstance(dec, ast.Name) and not in_def:
+                    mod.called.add(dec.id)
+                visit(dec, in_def, top)
+            if isinstance(node, ast.ClassDef):
+                for base in [*node.bases, *node.keywords]:
+                    visit(base, in_def, top)
+                for stmt in node.body:
+                    visit(stmt, in_def, top)
+                return
+            args = node.args
+            for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+                visit(default, in_def, top)
+            for stmt in node.body if isinstance(node, _DEFS) else [node.body]:
+                visit(stmt, True, top)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, in_def, top)
+
+    for index, stmt in enumerate(mod.tree.body):
+        _index_toplevel(mod, index, stmt)
+        visit(stmt, False, index)
 
 
 class Package:
@@ -98,6 +167,7 @@ class Package:
         self.modules: dict[str, Module] = {}
         #: Package modules imported but missing: name -> "file:line" of the first import.
         self.broken: dict[str, str] = {}
+        self._targets_cache: dict[int, list[tuple[str, str, str | None]]] = {}
         for path in sorted((self.src_root / PACKAGE).rglob("*.py")):
             parts = path.relative_to(self.src_root).with_suffix("").parts
             is_pkg = parts[-1] == "__init__"
@@ -105,23 +175,28 @@ class Package:
             tree = ast.parse(path.read_bytes(), filename=str(path))
             self.modules[name] = Module(name, path, is_pkg, tree)
         for mod in self.modules.values():
-            self._index_toplevel(mod)
+            (_scan if mod.is_cli else _scan_statements)(mod)
         for mod in self.modules.values():
-            self._index_bindings(mod)
+            for node, _in_def, _top in mod.imports:
+                for bound, target, attr in self._targets(mod, node):
+                    mod.bindings.setdefault(bound, []).append((target, attr))
 
-    # --- parsing ------------------------------------------------------------------------
+    # --- import resolution --------------------------------------------------------------
 
     def _targets(self, mod: Module, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str, str | None]]:
         """``(bound name, module, attribute or None)`` for each name an import binds, for
         imports of the package only. A package module that does not exist (a broken import)
         is recorded in :attr:`broken` and raises ValueError when a closure reaches it."""
-        out = []
+        key = id(node)
+        if key in self._targets_cache:
+            return self._targets_cache[key]
+        out: list[tuple[str, str, str | None]] = []
+        self._targets_cache[key] = out
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == PACKAGE or alias.name.startswith(PACKAGE + "."):
                     self._check(alias.name, mod, node)
-                    bound = alias.asname or alias.name.split(".")[0]
-                    out.append((bound, alias.name if alias.asname else alias.name, None))
+                    out.append((alias.asname or alias.name.split(".")[0], alias.name, None))
             return out
         if node.level:
             base = mod.name.split(".")
@@ -139,17 +214,16 @@ class Package:
             sub = f"{source}.{alias.name}"
             if sub in self.modules:
                 out.append((bound, sub, None))
-                continue
-            if source in self.modules and not self._defines(source, alias.name):
+            elif source in self.modules and not self._defines(source, alias.name):
                 self.broken.setdefault(sub, f"{mod.path}:{node.lineno}")
                 out.append((bound, sub, None))
-                continue
-            out.append((bound, source, alias.name))
+            else:
+                out.append((bound, source, alias.name))
         return out
 
     def _defines(self, name: str, attr: str) -> bool:
         """Whether module ``name`` binds ``attr`` at top level (or may: ``*`` imports,
-        module ``__getattr__``)."""
+        module ``__getattr__``, conditional definitions)."""
         mod = self.modules[name]
         if attr == "*" or attr in mod.toplevel or "__getattr__" in mod.toplevel:
             return True
@@ -157,11 +231,9 @@ class Package:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 if any((a.asname or a.name.split(".")[0]) in (attr, "*") for a in node.names):
                     return True
-            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                       ast.Assign, ast.AnnAssign, ast.Expr)):
-                # conditional or looped definitions: look inside
-                if any(isinstance(n, (ast.Name,)) and n.id == attr
-                       for n in ast.walk(node)):
+            elif not isinstance(node, (*_DEFS, ast.ClassDef, ast.Assign, ast.AnnAssign,
+                                       ast.Expr)):
+                if any(isinstance(n, ast.Name) and n.id == attr for n in ast.walk(node)):
                     return True
         return False
 
@@ -178,36 +250,15 @@ class Package:
                              f"{self.src_root / PACKAGE}")
         return self.modules[name]
 
-    def _index_toplevel(self, mod: Module) -> None:
-        for node in mod.tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                mod.toplevel[node.name] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    for n in ast.walk(t):
-                        if isinstance(n, ast.Name):
-                            mod.toplevel[n.id] = node
-
-    def _index_bindings(self, mod: Module) -> None:
-        for node in _walk(mod.tree, into_defs=True):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for bound, target, attr in self._targets(mod, node):
-                    mod.bindings.setdefault(bound, []).append((target, attr))
-
-    def imports(self, name: str, into_defs: bool, node: ast.AST | None = None) -> set[str]:
-        """Package modules imported by the statements of module ``name`` that run when the
-        module is loaded (``into_defs=False``) or anywhere in it (``True``); ``node``
-        restricts the search to one definition (including its body)."""
+    def imports(self, name: str, at_load: bool, top: int | None = None) -> set[str]:
+        """Package modules imported by module ``name``: by the statements that run when it
+        loads (``at_load``) or by all of them; ``top`` restricts to one top-level statement."""
         mod = self.module(name)
-        root = mod.tree if node is None else node
-        nodes = list(_walk(root, into_defs))
-        if node is not None:
-            nodes.append(node)
-        out = set()
-        for n in nodes:
-            if isinstance(n, (ast.Import, ast.ImportFrom)):
-                out.update(t for _, t, _ in self._targets(mod, n))
+        out: set[str] = set()
+        for node, in_def, index in mod.imports:
+            if (at_load and in_def) or (top is not None and index != top):
+                continue
+            out.update(t for _, t, _ in self._targets(mod, node))
         return out
 
     def parents(self, name: str) -> list[str]:
@@ -233,7 +284,7 @@ def load_closure(pkg: Package, roots: Iterable[str]) -> set[str]:
         for m in [*pkg.parents(name), name]:
             if m not in seen:
                 seen.add(m)
-                stack.extend(pkg.imports(m, into_defs=False))
+                stack.extend(pkg.imports(m, at_load=True))
     return seen
 
 
@@ -243,35 +294,31 @@ class _RunClosure:
     def __init__(self, pkg: Package) -> None:
         self.pkg = pkg
         self.modules: set[str] = set()
-        self._defs: set[tuple[str, str]] = set()
-        self._loaded: set[str] = set()
+        self._used: set[tuple[str, str]] = set()
 
     def load(self, name: str) -> None:
         """Module ``name`` is imported (its parents first)."""
         for m in [*self.pkg.parents(name), name]:
-            if m in self._loaded:
+            if m in self.modules:
                 continue
-            self._loaded.add(m)
             self.modules.add(m)
             mod = self.pkg.module(m)
-            if not mod.is_cli:
-                for t in self.pkg.imports(m, into_defs=True):
-                    self.load(t)
-                continue
-            for t in self.pkg.imports(m, into_defs=False):
+            for t in self.pkg.imports(m, at_load=mod.is_cli):
                 self.load(t)
-            for called in _called_at_load(mod):
-                self.use(m, called)
+            if mod.is_cli:
+                for called in mod.called:
+                    if called in mod.toplevel or called in mod.bindings:
+                        self.use(m, called)
 
     def use(self, module: str, name: str) -> None:
         """Name ``name`` of module ``module`` is used (called, or passed on to be called)."""
         self.load(module)
         mod = self.pkg.module(module)
-        if not mod.is_cli or (module, name) in self._defs:
+        if not mod.is_cli or (module, name) in self._used:
             return
-        self._defs.add((module, name))
-        node = mod.toplevel.get(name)
-        if node is None:
+        self._used.add((module, name))
+        top = mod.toplevel.get(name)
+        if top is None:
             for target, attr in mod.bindings.get(name, []):
                 self.load(target)
                 if attr is not None:
@@ -280,30 +327,11 @@ class _RunClosure:
                     for other in self.pkg.module(target).toplevel:
                         self.use(target, other)
             return
-        for t in self.pkg.imports(module, into_defs=True, node=node):
+        for t in self.pkg.imports(module, at_load=False, top=top):
             self.load(t)
-        for ref in _names(node):
+        for ref in mod.refs[top]:
             if ref != name and (ref in mod.toplevel or ref in mod.bindings):
                 self.use(module, ref)
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _called_at_load(mod: Module) -> set[str]:
-    """Names called while module ``mod`` loads: callees of calls in module-level code
-    (including decorators and default values) and names used as decorators."""
-    called = set()
-    for node in _walk(mod.tree, into_defs=False):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            called.add(node.func.id)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            called.update(d.id for d in node.decorator_list if isinstance(d, ast.Name))
-    for node in mod.tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            called.update(d.id for d in node.decorator_list if isinstance(d, ast.Name))
-    return {c for c in called if c in mod.toplevel or c in mod.bindings}
 
 
 # --- public API -----------------------------------------------------------------------------
@@ -318,7 +346,8 @@ def registry(src_root: str | Path = "src") -> dict[str, str]:
     """The subcommand table ``COMMANDS`` of ``mwzrepro/cli/__init__.py``
     (``{subcommand: "module:attribute"}``), read from its AST."""
     mod = _package(str(src_root)).modules[CLI]
-    node = mod.toplevel.get("COMMANDS")
+    index = mod.toplevel.get("COMMANDS")
+    node = mod.tree.body[index] if index is not None else None
     if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
         raise ValueError(f"{mod.path}: no COMMANDS table")
     return ast.literal_eval(node.value)
@@ -333,14 +362,19 @@ def command_target(command: str, src_root: str | Path = "src") -> tuple[str, str
     return module, attr
 
 
-def run_closure(command: str, src_root: str | Path = "src") -> set[str]:
-    """Module names a ``mwzrepro <command>`` process may load."""
-    pkg = _package(str(src_root))
+@lru_cache(maxsize=256)
+def _run_closure(command: str, src_root: str) -> frozenset[str]:
+    pkg = _package(src_root)
     module, attr = command_target(command, src_root)
     closure = _RunClosure(pkg)
     closure.use(*ENTRY)
     closure.use(module, attr)
-    return closure.modules
+    return frozenset(closure.modules)
+
+
+def run_closure(command: str, src_root: str | Path = "src") -> set[str]:
+    """Module names a ``mwzrepro <command>`` process may load."""
+    return set(_run_closure(command, str(src_root)))
 
 
 def code_deps(command: str, src_root: str | Path = "src") -> list[str]:
@@ -355,7 +389,7 @@ def code_deps(command: str, src_root: str | Path = "src") -> list[str]:
     root = Path(src_root)
     return sorted(
         (root / pkg.path(m).relative_to(pkg.src_root)).as_posix()
-        for m in run_closure(command, src_root)
+        for m in _run_closure(command, str(src_root))
     )
 
 

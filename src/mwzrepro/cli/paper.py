@@ -198,7 +198,8 @@ def tables_delex_example(references: str, published: Path, table: Path,
 
     log = setup_logging(log_file)
     pub = read_published(published).table2
-    refs = {s: read_table(p, "references") for s, p in _path_pairs(references, "--references").items()}
+    paths = _path_pairs(references, "--references")
+    refs = {s: read_table(p, "references") for s, p in paths.items()}
     df = delex_example(refs, pub)
     render_table(df, table, f"One response under each reference style ({pub.dialogue_id} "
                  f"turn {pub.turn}; Nekvinda & Dusek 2021, Table 2)",

@@ -1,6 +1,6 @@
-"""Nekvinda & Dušek 2021, Tables 8 and 9: the normalized outputs of every system for one test
-turn, with its context and the corpus response, next to the paper's rows
-(spec-paper-tables §4)."""
+"""The normalized outputs of every system for one test turn, with its context and the corpus
+response, next to the paper's rows (Nekvinda & Dušek 2021, Tables 8 and 9; spec-paper-tables
+§4)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The published values of spec-paper-tables (``workflow/resources/published/
-nekvinda2021.yaml``), parsed and checked once.
+"""The published values of spec-paper-tables, parsed and checked once (the file
+``workflow/resources/published/nekvinda2021.yaml``).
 
 Structure (see the file's comments): ``table4`` (systems, titles, one row of 13 BLEU values
 per style plus ``reported``, notes), ``word_pairs``, ``table2`` (dialogue, turn, one text per

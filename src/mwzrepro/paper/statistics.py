@@ -1,6 +1,7 @@
-"""Dey et al. 2022 (FGA), Table 2: conversations, turns and average turns per split, computed
-for the splits in the mirror on MultiWOZ 2.1 and 2.0 next to the paper's values
-(spec-paper-tables §5).
+"""Conversations, turns and average turns per split, next to the FGA paper's Table 2 (Dey et
+al., ACL 2022; spec-paper-tables §5).
+
+Computed for the splits in the mirror, on MultiWOZ 2.1 and 2.0.
 
 A "turn" is a user–system exchange: half the log entries of a dialogue. The paper's test row
 excludes PMUL1455; its train row cannot be computed (the training split is not mirrored).

@@ -1,5 +1,5 @@
-"""Nekvinda & Dušek 2021, Table 2: one test response delexicalized in every reference style,
-as our code produces it, next to the paper's text (spec-paper-tables §2)."""
+"""One test response delexicalized in every reference style, as our code produces it, next to
+the paper's text (Nekvinda & Dušek 2021, Table 2; spec-paper-tables §2)."""
 
 from __future__ import annotations
 

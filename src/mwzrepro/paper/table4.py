@@ -1,6 +1,5 @@
-"""Nekvinda & Dušek 2021, Table 4: BLEU of 13 systems under six reference delexicalization
-styles, computed next to the published values, with the ranking each style induces
-(spec-paper-tables §1).
+"""BLEU of 13 systems under six reference delexicalization styles next to the published values,
+with the ranking each style induces (Nekvinda & Dušek 2021, Table 4; spec-paper-tables §1).
 
 Inputs are the ``scores`` rows of :func:`mwzrepro.bleu.styles.score_styles` (``setting`` =
 style) and the parsed ``table4`` block of the published file.
@@ -108,8 +107,8 @@ def metrics_payload(scores: pd.DataFrame, published: Table4) -> dict[str, Any]:
     payload: dict[str, Any] = {"bleu_styles": {}, "paper": {}, "within_tolerance": {},
                                "signatures": {}}
     for style in wide.index:
-        payload["bleu_styles"][style] = {s: round(float(wide.loc[style, s]), 4)
-                                         for s in systems if wide.loc[style, s] == wide.loc[style, s]}
+        row = wide.loc[style].dropna()
+        payload["bleu_styles"][style] = {s: round(float(row[s]), 4) for s in systems if s in row}
         if style in published.rows:
             payload["paper"][style] = dict(zip(systems, published.rows[style]))
             diff = (wide.loc[style] - pd.Series(published.rows[style], systems)).abs()
@@ -121,10 +120,10 @@ def metrics_payload(scores: pd.DataFrame, published: Table4) -> dict[str, Any]:
 
 
 def plot_rows(scores: pd.DataFrame, published: Table4) -> pd.DataFrame:
-    """Plot data: ``style`` (paper row order), ``system`` (title), ``bleu`` — one line per
-    system across the styles, so ranking changes show as crossing lines."""
+    """Plot data, one row per style (paper row order) and one column per system: ``style``
+    (style key) then the system stems, BLEU values — one line per system across the styles,
+    so ranking changes show as crossing lines (DVC: ``x: style``, ``y`` = the systems)."""
     wide = bleu_matrix(scores, published.systems)
-    rows = [{"style": STYLES[style].title, "system": published.titles[s],
-             "bleu": float(wide.loc[style, s])}
-            for style in wide.index for s in published.systems]
-    return pd.DataFrame(rows, columns=["style", "system", "bleu"])
+    out = wide.reset_index(names="style")
+    out.columns = ["style", *published.systems]
+    return out

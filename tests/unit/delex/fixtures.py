@@ -63,7 +63,8 @@ ASHLEY = {"address": "74 chesterton road", "area": "north", "internet": "yes", "
           "postcode": "cb41er", "price": {"double": "75", "single": "65"},
           "pricerange": "moderate", "stars": "2", "takesbookings": "yes", "type": "hotel"}
 TRAINS = [
-    {"arriveBy": "05:51", "day": "monday", "departure": "cambridge", "destination": "london kings cross",
+    {"arriveBy": "05:51", "day": "monday", "departure": "cambridge",
+     "destination": "london kings cross",
      "duration": "51 minutes", "leaveAt": "05:00", "price": "23.60 pounds", "trainID": "TR7075"},
     {"arriveBy": "07:51", "day": "monday", "departure": "ely", "destination": "cambridge",
      "duration": "17 minutes", "leaveAt": "07:34", "price": "4.40 pounds", "trainID": "TR2125"},

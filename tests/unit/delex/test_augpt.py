@@ -6,7 +6,7 @@ from __future__ import annotations
 from mwzrepro.prepare.delex.augpt import (allowed_labels, belief_state, build_references,
                                           clear_whitespaces, delexicalize_spans)
 from mwzrepro.prepare.delex.convlab_db import ConvlabDatabase
-from tests.unit.delex.fixtures import TABLE2_ENTRY, TABLE2_METADATA, TABLE2_SPANS, tiny_dbs
+from tests.unit.delex.fixtures import TABLE2_ENTRY, TABLE2_METADATA, tiny_dbs
 
 PAPER_TABLE2 = ("[address] has a free entrance fee. The address is cafe jello gallery, [address] "
                 "and the post code is [postcode]. Can I help you with anything else?")
@@ -45,10 +45,12 @@ def test_allowed_labels_come_from_database_results_or_the_belief():
 
 def test_nothing_but_references_without_a_belief():
     text = "Your reference is ABC123 . The Gandhi is at 72 regent street ."
-    spans = [["Booking-Book", "Ref", "ABC123", 3, 3], ["Restaurant-Inform", "Name", "The Gandhi", 5, 6],
+    spans = [["Booking-Book", "Ref", "ABC123", 3, 3],
+             ["Restaurant-Inform", "Name", "The Gandhi", 5, 6],
              ["Restaurant-Inform", "Addr", "72 regent street", 9, 11]]
     out = delexicalize_spans(text, spans, {"reference"})
-    assert clear_whitespaces(out) == "Your reference is [reference]. The Gandhi is at 72 regent street."
+    assert clear_whitespaces(out) == \
+        "Your reference is [reference]. The Gandhi is at 72 regent street."
 
 
 def test_span_quirks():

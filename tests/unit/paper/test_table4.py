@@ -55,8 +55,9 @@ def test_metrics_and_plot():
     assert payload["signatures"]["span"] == "BLEU|ref:span|v:0"
     assert payload["paper"]["reported"]["c"] == 10.0
     plot = plot_rows(SCORES, PUB)
-    assert plot.iloc[0].tolist() == ["MWZ 2.2 (span)", "A", pytest.approx(10.1)]
-    assert len(plot) == 6
+    assert plot.columns.tolist() == ["style", "a", "b", "c"]
+    assert plot["style"].tolist() == ["span", "damd"]
+    assert plot.iloc[1, 1:].tolist() == pytest.approx([12.2, 11.5, 13.0])
 
 
 def test_mixed_settings_in_one_row_are_refused():

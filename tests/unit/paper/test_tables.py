@@ -37,7 +37,8 @@ def test_malformed_published_values():
 
 
 def test_comparable_and_table2():
-    assert comparable("[value_name] is here . Can I ?") == comparable("[value name] is here. can i?")
+    assert comparable("[value_name] is here . Can I ?") == \
+        comparable("[value name] is here. can i?")
     refs = pd.DataFrame({"dialogue_id": ["p"], "turn": [5], "text": [""],
                          "delex": ["[value_name] is free ."], "reference": ["NAME is free."]})
     pub = read_published(PUBLISHED).table2.model_copy(update={

@@ -49,7 +49,7 @@ _VALUES = {"el shaddia guesthouse": "el shaddai", "concerthall": "concert hall",
 
 
 def belief_state(metadata: Mapping[str, Any], acts: Mapping[str, Any],
-                 attraction_names: Mapping[str, str] = {}) -> dict[str, dict[str, str]]:
+                 attraction_names: Mapping[str, str] | None = None) -> dict[str, dict[str, str]]:
     """AuGPT's belief state of a system turn: per domain, ``semi`` and ``book`` slots
     (``booked`` excluded) with a real value, slots renamed (``arriveBy`` → ``arrive by``,
     ``pricerange`` → ``price range``), values cleaned, ``internet``/``parking`` ``no``
@@ -62,6 +62,7 @@ def belief_state(metadata: Mapping[str, Any], acts: Mapping[str, Any],
     ...              {"Police-Inform": [["Addr", "x"]]})
     {'hotel': {'price range': 'cheap', 'people': '2'}, 'police': {}}
     """
+    attraction_names = attraction_names or {}
     out: dict[str, dict[str, str]] = {}
     for domain, parts in metadata.items():
         slots = dict(parts.get("semi") or {})
@@ -179,7 +180,7 @@ def clear_whitespaces(text: str) -> str:
 
 
 def ontology_words(dialogue_sets: Iterable[Mapping[str, Any]],
-                   attraction_names: Mapping[str, str] = {}) -> set[str]:
+                   attraction_names: Mapping[str, str] | None = None) -> set[str]:
     """The belief-state values AuGPT removes from names before its name retry (hotel type,
     price range, area; restaurant price range, food, area; attraction type), collected from
     the system-turn belief states of the given raw dialogues."""
@@ -197,7 +198,7 @@ def ontology_words(dialogue_sets: Iterable[Mapping[str, Any]],
 
 
 def build_references(dialogues: Mapping[str, Mapping[str, Any]], db: ConvlabDatabase,
-                     attraction_names: Mapping[str, str] = {},
+                     attraction_names: Mapping[str, str] | None = None,
                      unknown: Counter[str] | None = None) -> pd.DataFrame:
     """AuGPT-style ``references`` table of every system turn.
 

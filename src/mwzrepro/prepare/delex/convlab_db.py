@@ -109,7 +109,9 @@ class ConvlabDatabase:
         return re.sub(r"\s+", " ", name).strip()
 
     def _query(self, domain: str, belief: Mapping[str, str]) -> list[dict[str, Any]]:
-        blocked = {"people", "booked", "stay"} | ({"day"} if domain not in ("train", "bus") else set())
+        blocked = {"people", "booked", "stay"}
+        if domain not in ("train", "bus"):
+            blocked.add("day")
         constraints = []
         for slot, value in belief.items():
             if slot in blocked:

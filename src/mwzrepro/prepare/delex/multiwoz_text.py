@@ -1,6 +1,8 @@
-"""The text normalization of the original MultiWOZ preprocessing, as UniConv ships it
-(``henryhungle/UniConv`` at ``e2b9bc8``, ``utils/nlp.py``, ``normalize`` and ``insertSpace``),
-re-implemented for the UniConv reference style (:mod:`.uniconv`).
+"""The text normalization of the original MultiWOZ preprocessing, for the UniConv reference
+style (:mod:`.uniconv`).
+
+Re-implements ``normalize`` and ``insertSpace`` of ``utils/nlp.py`` as UniConv ships it
+(``henryhungle/UniConv`` at ``e2b9bc8``).
 
 Steps: lowercase and strip; ``b&b``/``b and b`` → ``bed and breakfast``; phone numbers and
 postcodes written without separators; curly quotes → ``'``; ``;`` → ``,``; ``/`` → `` and ``;

@@ -1,6 +1,7 @@
-"""Word-sequence substitutions in the ``mapping.pair`` format of the original MultiWOZ text
-preprocessing, as the DAMD and UniConv reference styles apply them (Nekvinda & Dušek 2021,
-Table 4; spec-paper-tables §1).
+"""Word-sequence substitutions in the ``mapping.pair`` format, as the DAMD and UniConv
+reference styles apply them (spec-paper-tables §1).
+
+The format comes from the original MultiWOZ text preprocessing.
 
 A word-pair file has one ``source<TAB>target`` line per substitution (for example a plural
 and its stem followed by the ``-s`` marker that response normalization later deletes,

@@ -1,0 +1,216 @@
+"""Checks of a prediction file before scoring, and what it covers (spec-standard-evaluation
+§2): one-line errors for degenerate input, loud warnings for partial coverage and empty
+responses.
+
+Errors (:class:`~mwzrepro.core.errors.InputError`, the message names the file and, where
+known, the dialogues):
+
+* the top level is not an object, or has no dialogue, or no turn at all;
+* a dialogue's value is not a list;
+* dialogue ids that are not test dialogues (after lowercasing and dropping ``.json``);
+* dialogues with **more** turns than the test set (the reference evaluator crashes on them):
+  their own message — no option makes them scorable;
+* dialogues with fewer turns than the test set, unless ``allow_missing_turns`` (then they are
+  scored on their prefix, as the reference evaluator does, and reported);
+* with ``strict``, anything below full coverage.
+
+Field types of every turn are checked by :func:`mwzrepro.prepare.predictions.parse_predictions`.
+
+>>> check_structure({}, "mine.json")
+Traceback (most recent call last):
+...
+mwzrepro.core.errors.InputError: mine.json: no dialogues (the object is empty)
+>>> check_structure([], "mine.json")
+Traceback (most recent call last):
+...
+mwzrepro.core.errors.InputError: mine.json: top level must be an object {dialogue id: [turns]}, got a list
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mwzrepro.core.errors import InputError
+
+__all__ = ["Coverage", "canonical_id", "check_structure", "check_turns", "coverage_of"]
+
+_LIST_MAX = 10
+
+
+def canonical_id(raw: object) -> str:
+    """A dialogue id as the test set spells it: lowercase, without ``.json``.
+
+    >>> canonical_id("PMUL4462.json"), canonical_id("sng0073")
+    ('pmul4462', 'sng0073')
+    """
+    did = str(raw).lower()
+    return did[:-5] if did.endswith(".json") else did
+
+
+def _listing(items: list[str]) -> str:
+    more = f" (+{len(items) - _LIST_MAX} more)" if len(items) > _LIST_MAX else ""
+    return ", ".join(items[:_LIST_MAX]) + more
+
+
+def check_structure(data: Any, source: str) -> None:
+    """Reject input that cannot be a prediction file, before any resource is loaded.
+
+    Raises:
+        InputError: not an object; no dialogue; a dialogue that is not a list of turns; no
+            turn at all.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}, "
+                         f"got {_kind(data)}")
+    if not data:
+        raise InputError(f"{source}: no dialogues (the object is empty)")
+    bad = [str(k) for k, v in data.items() if not isinstance(v, list)]
+    if bad:
+        raise InputError(f"{source}: the value of every dialogue must be a list of turns; "
+                         f"not a list: {_listing(bad)}")
+    if not any(data.values()):
+        raise InputError(f"{source}: {len(data)} dialogue(s) but no turn at all")
+
+
+def _kind(value: Any) -> str:
+    names = {list: "a list", str: "a string", type(None): "null", bool: "a boolean"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+def check_turns(data: Mapping[str, list], expected: Mapping[str, int], source: str,
+                allow_missing_turns: bool) -> list[str]:
+    """Check dialogue ids and turn counts against the test set.
+
+    Args:
+        data: a prediction mapping that passed :func:`check_structure`.
+        expected: ``{dialogue_id: system turns}`` of the test set.
+        source: file label for messages.
+        allow_missing_turns: accept dialogues with fewer turns (scored on their prefix).
+
+    Returns:
+        The canonical ids of dialogues with fewer turns than the test set (when allowed).
+
+    Raises:
+        InputError: unknown dialogue ids; dialogues with more turns (their own message);
+            dialogues with fewer turns unless allowed (with the option's name).
+    """
+    unknown, extra, short = [], [], []
+    for raw_id, turns in data.items():
+        did = canonical_id(raw_id)
+        if did not in expected:
+            unknown.append(str(raw_id))
+        elif len(turns) > expected[did]:
+            extra.append(f"{raw_id} ({len(turns)} turns, test set {expected[did]})")
+        elif len(turns) < expected[did]:
+            short.append((str(raw_id), did, len(turns), expected[did]))
+    if unknown:
+        raise InputError(f"{source}: {len(unknown)} dialogue id(s) not in the test set: "
+                         f"{_listing(unknown)}")
+    if extra:
+        raise InputError(
+            f"{source}: {len(extra)} dialogue(s) with more turns than the test set has system "
+            f"turns: {_listing(extra)}; every turn is scored against the reference turn at "
+            "its position, so extra turns cannot be scored — give one entry per system turn "
+            "(no user turns)")
+    if short and not allow_missing_turns:
+        listed = [f"{r} ({n} turns, expected {e})" for r, _, n, e in short]
+        raise InputError(
+            f"{source}: {len(short)} dialogue(s) with fewer turns than the test set: "
+            f"{_listing(listed)} (use --allow-missing-turns, or allow_missing_turns=True, to "
+            "score truncated dialogues on their prefix)")
+    return [did for _, did, _, _ in short]
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What a prediction file covers of the test set.
+
+    Attributes:
+        dialogues, expected_dialogues: scored and test-set dialogues.
+        turns, expected_turns: scored turns and the test set's system turns.
+        missing_dialogues: test dialogues absent from the file (sorted ids).
+        truncated_dialogues: dialogues with fewer turns than the test set (sorted ids).
+        empty_responses: turns whose response is empty or only whitespace.
+    """
+
+    dialogues: int
+    expected_dialogues: int
+    turns: int
+    expected_turns: int
+    missing_dialogues: tuple[str, ...] = ()
+    truncated_dialogues: tuple[str, ...] = ()
+    empty_responses: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Every test dialogue with every turn.
+
+        >>> Coverage(2, 2, 5, 5).complete, Coverage(1, 2, 3, 5).complete
+        (True, False)
+        """
+        return self.dialogues == self.expected_dialogues and self.turns == self.expected_turns
+
+    def signature_value(self) -> str | None:
+        """The ``cov`` field of the signatures when coverage is partial, else None.
+
+        >>> Coverage(944, 1000, 6757, 7372).signature_value()
+        'dialogues=944/1000,turns=6757/7372'
+        """
+        if self.complete:
+            return None
+        return (f"dialogues={self.dialogues}/{self.expected_dialogues},"
+                f"turns={self.turns}/{self.expected_turns}")
+
+    def warnings(self, source: str) -> list[str]:
+        """Loud one-line warnings: partial coverage (with counts) and empty responses.
+
+        >>> Coverage(944, 1000, 6757, 7372, ("mul0001",)).warnings("labes.json")[0]
+        'labes.json: PARTIAL COVERAGE: 944 of 1000 test dialogues (94.4 %), 6757 of 7372 turns (91.7 %); 56 dialogue(s) missing (e.g. mul0001); every number below is computed on this subset only (the signatures record it)'
+        """
+        out = []
+        if not self.complete:
+            parts = [f"{self.dialogues} of {self.expected_dialogues} test dialogues "
+                     f"({100 * self.dialogues / self.expected_dialogues:.1f} %)",
+                     f"{self.turns} of {self.expected_turns} turns "
+                     f"({100 * self.turns / self.expected_turns:.1f} %)"]
+            missing = self.expected_dialogues - self.dialogues
+            if missing:
+                parts.append(f"{missing} dialogue(s) missing (e.g. "
+                             f"{', '.join(self.missing_dialogues[:3])})")
+            if self.truncated_dialogues:
+                parts.append(f"{len(self.truncated_dialogues)} dialogue(s) truncated (e.g. "
+                             f"{', '.join(self.truncated_dialogues[:3])})")
+            out.append(f"{source}: PARTIAL COVERAGE: {'; '.join(parts)}; every number below "
+                       "is computed on this subset only (the signatures record it)")
+        if self.empty_responses:
+            what = ("ALL responses are empty (is 'response' the right field?)"
+                    if self.empty_responses == self.turns else
+                    f"{self.empty_responses} of {self.turns} responses are empty")
+            out.append(f"{source}: {what}; empty responses are scored as they are")
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (lists for the id tuples, ``complete`` added)."""
+        return {"dialogues": self.dialogues, "expected_dialogues": self.expected_dialogues,
+                "turns": self.turns, "expected_turns": self.expected_turns,
+                "complete": self.complete, "missing_dialogues": list(self.missing_dialogues),
+                "truncated_dialogues": list(self.truncated_dialogues),
+                "empty_responses": self.empty_responses}
+
+
+def coverage_of(dialogue_turns: Mapping[str, int], responses: list[str],
+                expected: Mapping[str, int], truncated: list[str]) -> Coverage:
+    """The :class:`Coverage` of scored ``{dialogue_id: turns}`` with their raw ``responses``.
+
+    >>> coverage_of({"a": 2}, ["hi", " "], {"a": 2, "b": 1}, []).as_dict()["missing_dialogues"]
+    ['b']
+    """
+    return Coverage(
+        dialogues=len(dialogue_turns), expected_dialogues=len(expected),
+        turns=sum(dialogue_turns.values()), expected_turns=sum(expected.values()),
+        missing_dialogues=tuple(sorted(set(expected) - set(dialogue_turns))),
+        truncated_dialogues=tuple(sorted(truncated)),
+        empty_responses=sum(1 for r in responses if not r.strip()),
+    )

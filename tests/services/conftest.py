@@ -1,0 +1,79 @@
+"""Fixtures of the service tests (issue 13): real servers on 127.0.0.1, started in temp dirs
+and stopped by PID at teardown, and the pipeline subset they share.
+
+Markers (registered here): ``services`` on every test of this directory, ``slurm`` on the
+SLURM cluster test. Neither is deselected by default: ``make test`` (and so CI) runs them;
+``pytest -m "not services"`` leaves them out, ``pytest -m slurm`` runs only the cluster.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.services.daemons import Daemons
+from tests.services.install import INSTALL_SECONDS
+from tests.services.servers import start_s3, start_sshd
+from tests.services.workspace import build_published
+
+#: Seconds of each timed step (round trips, cluster start, SLURM run), for the summary.
+TIMINGS: dict[str, float] = {}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "services: starts real servers (sshd, S3, HTTP, SLURM) on 127.0.0.1; "
+        "installs missing Debian/Python packages (tests/services)")
+    config.addinivalue_line(
+        "markers", "slurm: runs the BLEU spine on a single-node SLURM cluster it starts")
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not (TIMINGS or INSTALL_SECONDS):
+        return
+    terminalreporter.section("service tests: seconds")
+    for what, seconds in {**INSTALL_SECONDS, **TIMINGS}.items():
+        terminalreporter.write_line(f"{seconds:7.1f}  {what}")
+
+
+class Timer:
+    """``with timer("ssh round trip"):`` records the block's seconds in :data:`TIMINGS`."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        TIMINGS[self.what] = time.perf_counter() - self.t0
+
+
+@pytest.fixture(scope="session")
+def published(mirror, tmp_path_factory):
+    """The BLEU spine built locally by Snakemake, recorded and committed (no remote yet)."""
+    pub = build_published(tmp_path_factory.mktemp("services"), mirror)
+    TIMINGS["local snakemake run of the BLEU spine"] = pub.seconds
+    return pub
+
+
+@pytest.fixture(scope="module")
+def daemons(tmp_path_factory):
+    """The servers a test module starts; all stopped by PID when the module ends."""
+    servers = Daemons(tmp_path_factory.mktemp("daemon-logs"))
+    yield servers
+    servers.stop_all()
+
+
+@pytest.fixture(scope="module")
+def ssh_server(daemons, tmp_path_factory):
+    with Timer("start sshd"):
+        return start_sshd(tmp_path_factory.mktemp("sshd"), daemons)
+
+
+@pytest.fixture(scope="module")
+def s3_server(daemons, tmp_path_factory):
+    with Timer("start SeaweedFS S3"):
+        return start_s3(tmp_path_factory.mktemp("seaweedfs"), daemons)
