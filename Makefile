@@ -8,7 +8,7 @@ JOBS ?= 8
 export PATH := $(BIN):$(PATH)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: setup tables test bench clean-results
+.PHONY: setup tables test bench generate dvc.yaml clean-results
 
 $(VENV)/.installed: pyproject.toml uv.lock
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
@@ -21,11 +21,20 @@ setup: $(VENV)/.installed  ## create .venv with the locked dependencies
 
 tables: setup  ## regenerate every table (snakemake -j$(JOBS)), then record the run in DVC
 	snakemake -j$(JOBS)
+	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 	mwzrepro record
+
+dvc.yaml: setup  ## regenerate dvc.yaml from the Snakemake workflow (after editing a rule or a structural key)
+	$(BIN)/python workflow/scripts/make_dvc_yaml.py
+
+generate: setup  ## regenerate every generated file: CLI command table, params schema, dvc.yaml
+	$(BIN)/python workflow/scripts/make_cli_registry.py
+	$(BIN)/python workflow/scripts/make_params_schema.py
+	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 
 test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../shared/mirror)
 	pytest
 
-bench: setup  ## benchmarks: cold and no-op pipeline runs, scoring speed, peak memory
+bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py

@@ -8,17 +8,12 @@ SLURM cluster test. Neither is deselected by default: ``make test`` (and so CI) 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.services.daemons import Daemons
-from tests.services.install import INSTALL_SECONDS
 from tests.services.servers import start_s3, start_sshd
+from tests.services.timing import TIMINGS, Timer
 from tests.services.workspace import build_published
-
-#: Seconds of each timed step (round trips, cluster start, SLURM run), for the summary.
-TIMINGS: dict[str, float] = {}
 
 
 def pytest_configure(config):
@@ -30,25 +25,11 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not (TIMINGS or INSTALL_SECONDS):
+    if not TIMINGS:
         return
     terminalreporter.section("service tests: seconds")
-    for what, seconds in {**INSTALL_SECONDS, **TIMINGS}.items():
+    for what, seconds in TIMINGS.items():
         terminalreporter.write_line(f"{seconds:7.1f}  {what}")
-
-
-class Timer:
-    """``with timer("ssh round trip"):`` records the block's seconds in :data:`TIMINGS`."""
-
-    def __init__(self, what: str):
-        self.what = what
-
-    def __enter__(self):
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        TIMINGS[self.what] = time.perf_counter() - self.t0
 
 
 @pytest.fixture(scope="session")

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.services.timing import TIMINGS
+
 BIN = Path(sys.executable).parent
-#: Seconds spent installing, by what was installed (reported in the test session summary).
-INSTALL_SECONDS: dict[str, float] = {}
 _POLICY = Path("/usr/sbin/policy-rc.d")
 _apt_updated = False
 
@@ -76,7 +76,7 @@ def _apt_install(packages: list[str]) -> None:
     finally:
         if own_policy:
             _POLICY.unlink(missing_ok=True)
-    INSTALL_SECONDS["apt: " + " ".join(packages)] = time.perf_counter() - t0
+    TIMINGS["install (apt-get): " + " ".join(packages)] = time.perf_counter() - t0
 
 
 def ensure_modules(requirements: dict[str, str]) -> None:
@@ -112,4 +112,4 @@ def _pip_install(requirements: list[str]) -> None:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         pytest.skip(f"cannot install {' '.join(requirements)}: {' | '.join(tail)}")
     importlib.invalidate_caches()
-    INSTALL_SECONDS["pip: " + " ".join(requirements)] = time.perf_counter() - t0
+    TIMINGS["install (uv pip): " + " ".join(requirements)] = time.perf_counter() - t0

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.workflow.dags import copy_workflow, tool_env
+from tests.workflow.dags import copy_workflow, run_script, tool_env
 from tests.workflow.repos import commit_all, init_repo, reduced_params
 
 #: The final stage of the subset (DVC name) and its Snakemake rule.
@@ -85,10 +85,13 @@ class Published:
 
 
 def build_published(root: Path, mirror: Path) -> Published:
-    """Build the subset in ``root/base`` (``snakemake --cores 2 tables_bleu`` and
+    """Build the subset in ``root/base`` (its own ``dvc.yaml``; ``snakemake --cores 2
+    tables_bleu`` and
     ``mwzrepro record tables-bleu``) and commit it. Its default DVC remote is the local
     directory ``root/store`` (unused by the service tests, which name their remote)."""
     ws = copy_workflow(root / "base", params=reduced_params())
+    # The reduced params.yaml changes structural keys: dvc.yaml is regenerated from it.
+    run_script("make_dvc_yaml.py", "--workdir", str(ws), cwd=ws)
     init_repo(ws, root / "store")
     env = {"MWZREPRO_MIRROR": str(mirror)}
     t0 = time.perf_counter()

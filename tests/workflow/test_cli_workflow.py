@@ -19,7 +19,11 @@ PENDING = "Job stats:\njob      count\n-----  -------\nscore_bleu    3\ntotal   
 @pytest.fixture
 def fake(tmp_path, monkeypatch):
     """Stand-ins on PATH; ``fake(snakemake_n=..., dvc_status=...)`` sets their answers.
-    Returns a function giving the logged calls."""
+    Returns a function giving the logged calls. Commands run in an empty directory (never
+    in the checkout: record edits dvc.lock)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
     bindir, log = tmp_path / "bin", tmp_path / "calls.log"
     bindir.mkdir()
     answers = tmp_path / "answers"
@@ -118,6 +122,29 @@ def test_sync_reports_leftover_jobs(fake):
 
 
 def test_missing_executable(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path))
     result = invoke("sync")
     assert result.exit_code == 1 and "`dvc` not found on PATH" in result.output
+
+
+def test_record_drops_lock_entries_of_removed_stages(fake, tmp_path):
+    """dvc commit keeps dvc.lock entries of stages dvc.yaml no longer has; record drops them
+    first (the lock is parsed by every DVC command)."""
+    import yaml
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "dvc.yaml").write_text(yaml.safe_dump({"stages": {
+        "tables-bleu": {"cmd": "x"},
+        "score-bleu": {"foreach": {"mwz21": {"version": "mwz21"}}, "do": {"cmd": "y"}}}}))
+    entry = {"cmd": "x", "outs": [{"path": "a", "md5": "0" * 32, "size": 1}]}
+    (ws / "dvc.lock").write_text(yaml.safe_dump({"schema": "2.0", "stages": {
+        "tables-bleu": entry, "score-bleu@mwz21": entry, "score-bleu@mwz21-augpt": entry,
+        "download@mwz21-test": entry}}))
+    fake()
+    result = invoke("record", "--workdir", str(ws))
+    assert result.exit_code == 0, result.output
+    assert "dropped 2 dvc.lock entries" in result.output
+    lock = yaml.safe_load((ws / "dvc.lock").read_text())
+    assert lock == {"schema": "2.0", "stages": {"tables-bleu": entry, "score-bleu@mwz21": entry}}

@@ -99,7 +99,7 @@ def test_a_parameter_granularity(base, changed):
     assert changed.sm_params == pipe.users
     # Executed: the same stages under both runners (the users and what depends on them).
     assert changed.dvc_executed == changed.sm_plan == changed.sm_executed
-    assert pipe.users < changed.dvc_executed < set(pipe.outs)
+    assert pipe.users <= changed.dvc_executed < set(pipe.outs)
     print(f"\n{pipe.param} {pipe.old} -> {pipe.new}: {len(changed.dvc_executed)} of "
           f"{len(pipe.outs)} stages re-run ({sorted(changed.dvc_executed)}); dvc repro "
           f"{changed.dvc_seconds:.1f} s, snakemake {changed.sm_seconds:.1f} s; base build "
@@ -197,7 +197,10 @@ def test_d_experiment_run(base, changed):
     assert listed, "dvc exp show lists no metrics"
     # The experiment's metrics are those of the committed `dvc repro` of the same change.
     for f, values in listed.items():
-        committed = json.loads((changed.dvc_ws / f).read_text())
-        assert values == committed, f
+        committed = _flat(json.loads((changed.dvc_ws / f).read_text()))
+        shown = _flat(values)
+        differ = {k: (shown.get(k), committed.get(k)) for k in shown.keys() | committed.keys()
+                  if shown.get(k) != committed.get(k)}
+        assert not differ, f"{f}: {sorted(differ.items())[:5]}"
     base_metrics = {f: m["data"] for f, m in baseline["data"]["metrics"].items() if "data" in m}
     assert any(base_metrics[f] != listed[f] for f in listed)

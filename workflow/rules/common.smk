@@ -32,8 +32,8 @@ ENV = "../envs/mwzrepro.yaml"
 def code(command):
     """The package source files `mwzrepro <command>` may load, derived from the import graph
     (workflow/scripts/code_deps.py): inputs of the step, so an edit reruns exactly the steps
-    whose process loads the edited module."""
-    return code_deps(command, "src")
+    whose process loads the edited module. Cached under .snakemake/ by the sources' hash."""
+    return code_deps(command, "src", cache=".snakemake/mwzrepro-code-deps.json")
 
 
 def raw(source_id):

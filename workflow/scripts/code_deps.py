@@ -28,6 +28,9 @@ Usage: ``python workflow/scripts/code_deps.py SUBCOMMAND...`` prints the files.
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -183,7 +186,8 @@ class Package:
 
     # --- import resolution --------------------------------------------------------------
 
-    def _targets(self, mod: Module, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str, str | None]]:
+    def _targets(self, mod: Module,
+                 node: ast.Import | ast.ImportFrom) -> list[tuple[str, str, str | None]]:
         """``(bound name, module, attribute or None)`` for each name an import binds, for
         imports of the package only. A package module that does not exist (a broken import)
         is recorded in :attr:`broken` and raises ValueError when a closure reaches it."""
@@ -377,14 +381,63 @@ def run_closure(command: str, src_root: str | Path = "src") -> set[str]:
     return set(_run_closure(command, str(src_root)))
 
 
-def code_deps(command: str, src_root: str | Path = "src") -> list[str]:
+def source_key(src_root: str | Path = "src") -> str:
+    """SHA-1 over every package source file's path and bytes: the cache key of
+    :func:`code_deps` (any edit, addition or removal changes it)."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    root = Path(src_root)
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _cached(src_root: str, cache: str) -> dict[str, list[str]]:
+    """Every subcommand's code deps, from ``cache`` when its key is current, else computed
+    (all at once) and written there."""
+    key = source_key(src_root)
+    path = Path(cache)
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored.get("key") == key and stored.get("src_root") == src_root:
+            return stored["deps"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    deps = {}
+    for command in registry(src_root):
+        try:
+            deps[command] = code_deps(command, src_root)
+        except ValueError:  # a broken import: raised when a rule asks for this command
+            continue
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        tmp.write_text(json.dumps({"key": key, "src_root": src_root, "deps": deps}),
+                       encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return deps
+
+
+def code_deps(command: str, src_root: str | Path = "src", cache: str | Path | None = None
+              ) -> list[str]:
     """The source files (paths under ``src_root``, sorted, ``/``-separated) that
     ``mwzrepro <command>`` may load: the step's code inputs.
+
+    With ``cache`` (a JSON file, e.g. under ``.snakemake/``), the answers for every
+    subcommand are stored there under :func:`source_key` and reused while no source file
+    changes (parsing the package is most of the cost of loading the workflow).
 
     Raises:
         KeyError: ``command`` is not a subcommand.
         ValueError: a package import names a module that does not exist.
     """
+    if cache is not None:
+        deps = _cached(str(src_root), str(cache))
+        if command in deps:
+            return list(deps[command])
     pkg = _package(str(src_root))
     root = Path(src_root)
     return sorted(

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "consistency-sample": "mwzrepro.cli.consistency_tables:consistency_sample",
     "correct": "mwzrepro.cli.consistency:correct",
     "download": "mwzrepro.cli.prepare:download",
+    "explain": "mwzrepro.cli.explain:explain",
     "goals": "mwzrepro.cli.standard:goals",
     "ingest": "mwzrepro.cli.prepare:ingest",
     "predictions": "mwzrepro.cli.prepare:predictions",

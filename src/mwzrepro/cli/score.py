@@ -1,136 +1,190 @@
-"""The user command ``score``: one prediction file (reference evaluator format) scored with
-every metric of the standard evaluation — BLEU, Inform/Success, richness, state metrics — with
-signatures and coverage (:mod:`mwzrepro.standard.report`)."""
+"""The user command ``score``: one prediction file (the reference evaluator's input format)
+scored from any directory — BLEU, Inform/Success, lexical richness and, when every turn has a
+state, the reference evaluator's state metrics and the FGA paper's DST metrics — with
+signatures and coverage.
+
+On first use of a dataset version the raw files are fetched (``$MWZREPRO_MIRROR`` or the
+pinned URLs), verified and built into the per-user cache (``$MWZREPRO_CACHE``); later calls
+verify the cache and reuse it (:mod:`mwzrepro.scorer.resources`). Results go to stdout, logs
+and warnings to stderr. Library: :class:`mwzrepro.scorer.evaluator.Evaluator`; renderings:
+:mod:`mwzrepro.standard.report`.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
+from mwzrepro.cli.options import setup_logging
+from mwzrepro.core.params import click_options, from_options, parse_list
+from mwzrepro.standard.params import (
+    SYSTEM_DOMAIN_SOURCES,
+    InformParams,
+    RichnessParams,
+    StandardParams,
+)
+
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
-#: Where ``score`` finds the venue database below ``--raw-dir`` (the pipeline's download
-#: layout, workflow/resources/sources.yaml; spec §5.1 normative files).
-DEFAULT_DB_FILES = {
-    "restaurant": "multiwoz/db/restaurant_db.json",
-    "hotel": "mwzeval/database/hotel_db.json",
-    "attraction": "mwzeval/database/attraction_db.json",
-    "train": "mwzeval/database/train_db.json",
-}
-
-#: Resource tables ``score`` reads from ``--data-dir/<version>/test/``.
-RESOURCE_TABLES = ("turns", "references", "eval_goals", "booked_domains", "gold_states",
-                   "turn_domains")
+#: Metrics of ``--metrics`` (the reference evaluator's flags).
+METRICS = ("bleu", "success", "richness", "dst")
 
 
-def _verify_option(f):
-    return click.option("--verify-db/--no-verify-db", default=True, show_default=True,
-                        help="Refuse database files whose SHA-256 is not the normative one "
-                             "(spec §5.1); --no-verify-db for test fixtures.")(f)
-
-
-def _matching_options(f):
-    f = click.option("--threshold", type=float, default=90, show_default=True,
-                     help="Fuzzy match threshold of the database (accept score >= it).")(f)
-    f = click.option("--matching", type=click.Choice(["reference", "optimal"]),
-                     default="reference", show_default=True,
-                     help="partial_ratio: reference (fuzzywuzzy 0.18 + python-Levenshtein "
-                          "0.12, the leaderboard) or optimal (rapidfuzz).")(f)
+def resource_options(f):
+    """``--version``, ``--domain-source``, matching, turn policy, cache and mirror: the
+    options shared by ``score`` and ``explain``."""
+    opts = [
+        click.option("--version", "version", type=click.Choice(["mwz20", "mwz21", "mwz22"]),
+                     default="mwz21", show_default=True,
+                     help="Dataset version of the references, goals and gold states "
+                          "(mwz22: the leaderboard's references; fetched on first use)."),
+        click.option("--domain-source", type=click.Choice(SYSTEM_DOMAIN_SOURCES),
+                     default="auto", show_default=True,
+                     help="Active domains of the standard setting: auto = the reference "
+                          "evaluator's rule (provided if every turn has them, else estimated "
+                          "from the states; spec §8)."),
+        click_options(InformParams),
+        click.option("--allow-missing-turns", is_flag=True, default=False,
+                     help="Score dialogues with fewer turns than the test set on their prefix "
+                          "(as the reference evaluator does) instead of stopping."),
+        click.option("--cache-dir", type=PATH, default=None,
+                     help="Cache of the built resources (default: $MWZREPRO_CACHE, else the "
+                          "per-user cache directory)."),
+        click.option("--mirror", type=PATH, default=None,
+                     help="Local mirror of the upstream files (<owner>/<repo>/<commit>/<path>; "
+                          "default: $MWZREPRO_MIRROR, else the pinned URLs)."),
+        click.option("--sources", "registry", type=IN_FILE, default=None,
+                     help="Sources registry pinning the raw files (default: the one shipped "
+                          "with the package)."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
     return f
 
 
-def _database(paths: Mapping[str, Path], matching: str, threshold: float, verify: bool = True):
-    from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
+def make_evaluator(kw: dict[str, Any], metrics: tuple[str, ...] = METRICS,
+                   setting: str = "standard", strict: bool = False, **extra: Any):
+    """The :class:`~mwzrepro.scorer.evaluator.Evaluator` of the shared options ``kw``."""
+    from mwzrepro.scorer.evaluator import Evaluator
 
-    return VenueDatabase.from_files(paths, matching=matching, threshold=threshold,
-                                    expected_sha256=NORMATIVE_SHA256 if verify else None)
+    inform = from_options(InformParams, kw, "inform")
+    return Evaluator(
+        **{m: m in metrics for m in METRICS}, version=kw["version"], setting=setting,
+        domain_source=kw["domain_source"], matching=inform.matching,
+        fuzzy_threshold=inform.fuzzy_threshold, allow_missing_turns=kw["allow_missing_turns"],
+        strict=strict, cache_dir=kw["cache_dir"], mirror=kw["mirror"], registry=kw["registry"],
+        **extra)
+
+
+def _metrics(text: str) -> tuple[str, ...]:
+    from mwzrepro.core.errors import ConfigError
+
+    chosen = parse_list(text, ",")
+    bad = [m for m in chosen if m not in METRICS]
+    if bad or not chosen:
+        raise ConfigError(f"--metrics: {', '.join(bad) or '(none)'}: expected a comma-separated "
+                          f"subset of {', '.join(METRICS)}")
+    return chosen
 
 
 @click.command("score")
 @click.argument("predictions_file", type=IN_FILE)
-@click.option("--version", "version", default="mwz21", show_default=True,
-              help="Dataset version whose goals/references/gold states to use.")
+@resource_options
 @click.option("--setting", type=click.Choice(["standard", "optimistic", "both"]),
-              default="standard", show_default=True, help="Inform/Success setting.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
-@click.option("--data-dir", type=IN_DIR, default=Path("data/interim"), show_default=True,
-              help="The pipeline's data/interim: reads <version>/test/{turns,references,"
-                   "eval_goals,booked_domains,gold_states,turn_domains}.parquet (built by "
-                   "`snakemake` or `mwzrepro ingest/redelex/goals`).")
-@click.option("--raw-dir", type=PATH, default=Path("data/raw"), show_default=True,
-              help="The pipeline's data/raw: the venue database files "
-                   "(multiwoz/db/restaurant_db.json, mwzeval/database/{hotel,attraction,"
-                   "train}_db.json) unless given with --<domain>-db.")
-@click.option("--restaurant-db", type=IN_FILE, default=None)
-@click.option("--hotel-db", type=IN_FILE, default=None)
-@click.option("--attraction-db", type=IN_FILE, default=None)
-@click.option("--train-db", type=IN_FILE, default=None)
-@_verify_option
-@_matching_options
-@click.option("--domain-source", type=click.Choice(["auto", "provided", "estimated",
-                                                    "slot-names"]),
-              default="auto", show_default=True,
-              help="Active domains of the standard setting (auto = the reference "
-                   "evaluator's rule).")
-@click.option("--allow-missing-turns", is_flag=True, default=False,
-              help="Accept dialogues with fewer turns than the test set (scored on the given "
-                   "prefix, as the reference evaluator does) instead of stopping.")
+              default="standard", show_default=True,
+              help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
+@click.option("--metrics", default=",".join(METRICS), show_default=True,
+              help="Metrics to compute, comma-separated (dst: when every turn has a state).")
+@click_options(StandardParams, exclude=("domain_sources",))
+@click_options(RichnessParams)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "latex"]),
+              default="text", show_default=True,
+              help="Output: text (rounded as in the papers), json (full precision), markdown "
+                   "or latex (paper-style rows with signatures and coverage as notes).")
+@click.option("--units", type=click.Choice(["percent", "mwzeval"]), default="percent",
+              show_default=True,
+              help="Units of json/--out: percent everywhere, or the reference evaluator's "
+                   "(slot precision and recall as fractions).")
+@click.option("--strict", is_flag=True, default=False,
+              help="Stop unless the file covers every test dialogue and turn.")
 @click.option("--system", default=None, help="System name (default: the file stem).")
-@click.option("--out", type=PATH, default=None, help="Also write the JSON result here.")
-def score(predictions_file: Path, version: str, setting: str, fmt: str, data_dir: Path,
-          raw_dir: Path, restaurant_db: Path | None, hotel_db: Path | None,
-          attraction_db: Path | None, train_db: Path | None, verify_db: bool, matching: str,
-          threshold: float, domain_source: str, allow_missing_turns: bool, system: str | None,
-          out: Path | None) -> None:
-    """Score one prediction file (reference evaluator format) and print every metric —
-    BLEU, Inform/Success, richness, state metrics — with signatures and coverage.
+@click.option("--out", type=PATH, default=None,
+              help="Also write the full-precision JSON result here.")
+@click.option("--per-dialogue", type=PATH, default=None,
+              help="Write one row per dialogue here (Inform/Success per domain, offered and "
+                   "goal venues, requested and provided slots): .csv, .json or .jsonl.")
+@click.option("--result-cache/--no-result-cache", default=True, show_default=True,
+              help="Reuse the stored result when this exact file was scored with the same "
+                   "settings, package and resources before (the cache verifies it).")
+def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: str,
+          strict: bool, system: str | None, out: Path | None, per_dialogue: Path | None,
+          result_cache: bool, **kw: Any) -> None:
+    """Score one prediction file (reference evaluator format) against the MultiWOZ test set.
 
-    A missing dialogue is reported in the coverage and the rest is scored; an unknown
-    dialogue id or a wrong number of turns stops with an error naming them.
+    Prints the numbers (stdout) with their signatures and coverage; warnings (partial
+    coverage, empty responses, unknown placeholders) go to stderr. Dialogue ids may be
+    upper-case and end in .json. Nothing is written when the input is rejected.
     """
-    from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_json
-    from mwzrepro.standard.report import ScoreRequest, format_text, score_file
+    from mwzrepro.core.io import write_text
+    from mwzrepro.scorer.cache import cache_root
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.scorer.memo import load_result, store_result
+    from mwzrepro.scorer.results import with_units
+    from mwzrepro.standard.report import format_result, per_dialogue_text
 
-    base = data_dir / version / "test"
-    missing = [t for t in RESOURCE_TABLES if not (base / f"{t}.parquet").is_file()]
-    if missing:
-        raise InputError(
-            f"{base}: missing {', '.join(m + '.parquet' for m in missing)}; build them with "
-            f"the pipeline (snakemake data/interim/{version}/test/eval_goals.parquet ...) or "
-            "point --data-dir at the pipeline's data/interim")
-    db_paths = {}
-    given = {"restaurant": restaurant_db, "hotel": hotel_db, "attraction": attraction_db,
-             "train": train_db}
-    for domain, rel in DEFAULT_DB_FILES.items():
-        path = given[domain] or raw_dir / rel
-        if not path.is_file():
-            raise InputError(f"{path}: venue database file not found (give --{domain}-db or "
-                             "--raw-dir)")
-        db_paths[domain] = path
-    tables = {t: read_table(base / f"{t}.parquet", t) for t in RESOURCE_TABLES}
-    try:
-        data = json.loads(predictions_file.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{predictions_file}: not valid JSON: {exc}") from None
-    request = ScoreRequest(
-        system=system or predictions_file.stem, version=version,
-        settings=("standard", "optimistic") if setting == "both" else (setting,),
-        matching=matching, threshold=threshold, domain_source=domain_source,
-        allow_missing_turns=allow_missing_turns, source=predictions_file.name,
-    )
-    result = score_file(data, tables, _database(db_paths, matching, threshold, verify_db),
-                        request)
+    log = setup_logging(None)
+    chosen = _metrics(metrics)
+    name = system or predictions_file.stem
+    options = {**{k: str(v) for k, v in kw.items()}, "metrics": chosen, "setting": setting,
+               "strict": strict, "system": name, "input": predictions_file.name}
+    stored, key = None, None
+    if result_cache and per_dialogue is None:
+        key = _result_key(predictions_file, options, kw)
+        stored = load_result(cache_root(kw["cache_dir"]), key)
+    if stored is not None:
+        log.info("%s: scored before with the same settings; stored result (%s)",
+                 predictions_file.name, key)
+        for warning in stored.get("warnings", []):
+            log.warning("%s", warning)
+    else:
+        data = read_predictions(predictions_file)
+        check_structure(data, predictions_file.name)
+        standard = from_options(StandardParams, kw, "standard")
+        richness = from_options(RichnessParams, kw, "richness")
+        evaluator = make_evaluator(kw, chosen, setting, strict,
+                                   state_match_threshold=standard.state_match_threshold,
+                                   msttr_window=richness.msttr_window)
+        result = evaluator.evaluate(data, name, predictions_file.name,
+                                    per_dialogue=per_dialogue is not None)
+        stored = result.to_dict("mwzeval")
+        if key is not None:
+            store_result(cache_root(kw["cache_dir"]), key, stored)
+        if per_dialogue is not None:
+            write_text(per_dialogue_text(result.dialogues, per_dialogue), per_dialogue)
     if out is not None:
-        write_json(result, out)
-    click.echo(json.dumps(result, indent=2, ensure_ascii=False) if fmt == "json"
-               else format_text(result))
+        write_text(format_result(with_units(stored, units), "json"), out)
+    click.echo(format_result(with_units(stored, units if fmt == "json" else "percent"), fmt),
+               nl=False)
+
+
+def _result_key(predictions_file: Path, options: dict[str, Any], kw: dict[str, Any]) -> str:
+    """The stored-result key of this call (:mod:`mwzrepro.scorer.memo`)."""
+    import hashlib
+
+    from mwzrepro.scorer.build import recipe
+    from mwzrepro.scorer.fetch import default_registry
+    from mwzrepro.scorer.memo import code_digest, result_key
+    from mwzrepro.scorer.resources import build_key
+
+    with open(predictions_file, "rb") as fh:
+        file_sha = hashlib.file_digest(fh, "sha256").hexdigest()
+    registry = Path(kw["registry"]).resolve() if kw["registry"] else default_registry()
+    resources = build_key(recipe(kw["version"]), registry)["key"]
+    return result_key(options, file_sha, resources, code_digest())
 
 
 COMMANDS = [score]

@@ -1,10 +1,12 @@
 """Keep Snakemake's and DVC's views of one workspace in step (design.md, "Snakemake executes,
 DVC records and shares"; background-snakemake-dvc-ecosystem §1.3 pitfall 4).
 
-* ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, then
-  ``dvc commit -f --no-relink`` (record every stage's deps/outs in ``dvc.lock`` and the cache
-  without rewriting workspace files, so their times stay as Snakemake left them), then check
-  ``dvc status`` is clean.
+* ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, drop
+  the ``dvc.lock`` entries of stages that ``dvc.yaml`` no longer has (``dvc commit`` keeps
+  them, and DVC parses the whole lock file on every command), then ``dvc commit -f
+  --no-relink`` (record every stage's deps/outs in ``dvc.lock`` and the cache without
+  rewriting workspace files, so their times stay as Snakemake left them), then check ``dvc
+  status`` is clean.
 * ``mwzrepro sync`` — after ``dvc pull`` (or with ``--pull``): check ``dvc status`` is clean,
   ``snakemake --touch --forceall -c1`` (``dvc pull`` leaves file times in no useful order;
   touching every output in DAG order marks them up to date and records Snakemake's metadata
@@ -71,6 +73,49 @@ def dvc_changes(workdir: Path, targets: tuple[str, ...] = ()) -> dict:
     return json.loads(out) if out else {}
 
 
+def stage_names(dvc_yaml: dict) -> set[str] | None:
+    """Names of the stages of a parsed ``dvc.yaml`` (``name``, ``name@key`` for a ``foreach``
+    over a mapping); None when they cannot be listed without DVC (a ``matrix``, or a
+    ``foreach`` over a list or an interpolated value).
+
+    >>> sorted(stage_names({"stages": {"a": {"cmd": "x"},
+    ...                                "b": {"foreach": {"k1": {}, "k2": {}}, "do": {}}}}))
+    ['a', 'b@k1', 'b@k2']
+    """
+    names: set[str] = set()
+    for name, body in (dvc_yaml.get("stages") or {}).items():
+        if "matrix" in body:
+            return None
+        if "foreach" in body:
+            if not isinstance(body["foreach"], dict):
+                return None
+            names.update(f"{name}@{key}" for key in body["foreach"])
+        else:
+            names.add(name)
+    return names
+
+
+def prune_lock(workdir: Path) -> list[str]:
+    """Remove from ``dvc.lock`` the entries of stages not in ``dvc.yaml``; their names."""
+    import yaml
+
+    lock, spec = workdir / "dvc.lock", workdir / "dvc.yaml"
+    if not lock.is_file() or not spec.is_file():
+        return []
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    names = stage_names(yaml.load(spec.read_text(encoding="utf-8"), Loader=loader) or {})
+    doc = yaml.load(lock.read_text(encoding="utf-8"), Loader=loader) or {}
+    stages = doc.get("stages") or {}
+    if names is None:
+        return []
+    stale = [n for n in stages if n not in names]
+    if stale:
+        doc["stages"] = {n: v for n, v in stages.items() if n in names}
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        lock.write_text(yaml.dump(doc, Dumper=dumper, sort_keys=False), encoding="utf-8")
+    return stale
+
+
 def _summary(changes: dict, limit: int = 8) -> str:
     names = sorted(changes)
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
@@ -87,7 +132,7 @@ stages_argument = click.argument("stages", nargs=-1, metavar="[STAGE]...")
 
 def _snakemake_targets(stages: tuple[str, ...]) -> list[str]:
     """Snakemake targets of DVC stages: the rule of the same name (``tables-bleu`` is rule
-    ``tables_bleu``; tests/workflow/test_dag_agreement.py keeps the names equal)."""
+    ``tables_bleu``: dvc.yaml is generated from the rules, workflow/scripts/make_dvc_yaml.py)."""
     bad = [s for s in stages if "@" in s]
     if bad:
         raise WorkflowError(f"give whole stages without a foreach key (e.g. tables-bleu), not "
@@ -114,6 +159,10 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     if pending:
         raise WorkflowError(f"`snakemake -n` still plans {pending} jobs in {workdir}: run "
                             "`snakemake` to completion before `mwzrepro record`")
+    stale = prune_lock(workdir)
+    if stale:
+        click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
+                   err=True)
     _run(["dvc", "commit", "--force", "--no-relink", *_dvc_targets(stages)], workdir)
     changes = dvc_changes(workdir, tuple(_dvc_targets(stages)))
     if changes:

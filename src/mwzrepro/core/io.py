@@ -82,7 +82,6 @@ def write_table(
     Raises:
         mwzrepro.core.schemas.SchemaError: ``df`` does not match the table.
     """
-    import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -97,9 +96,13 @@ def write_table(
         values = df[fld.name]
         if pa.types.is_list(fld.type):
             data = [None if v is None else list(v) for v in values.tolist()]
-        else:
-            data = [None if pd.isna(v) else v for v in values.tolist()]
-        arrays[fld.name] = pa.array(data, type=fld.type)
+            arrays[fld.name] = pa.array(data, type=fld.type)
+            continue
+        # Columnar conversion; from_pandas: NaN, None and pd.NA become nulls.
+        array = pa.array(values, type=fld.type, from_pandas=True)
+        if isinstance(array, pa.ChunkedArray):  # pyarrow-backed pandas strings
+            array = array.combine_chunks()
+        arrays[fld.name] = array
     tbl = pa.Table.from_pydict(arrays, schema=schema)
     meta = {"table": table, **(metadata or {})}
     tbl = tbl.replace_schema_metadata({_META_KEY: dumps_json(meta, indent=None).encode()})

@@ -135,7 +135,8 @@ def verify_file(path: str | os.PathLike[str], sha1: str) -> None:
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise DownloadError(f"{p}: cannot read ({exc.strerror}); expected git blob {sha1}") from None
+        raise DownloadError(
+            f"{p}: cannot read ({exc.strerror}); expected git blob {sha1}") from None
     got = git_blob_sha1(data)
     if got != sha1:
         raise DownloadError(

@@ -56,8 +56,9 @@ def parse_predictions(
         one row per *test* dialogue (``predicted_turns`` 0 for a missing dialogue).
 
     Raises:
-        InputError: malformed structure, no dialogue at all, unknown dialogue ids (all listed, up to 10), too many
-            turns, or bad field types; the message names the file, dialogue and turn.
+        InputError: malformed structure, no dialogue at all, unknown dialogue ids (all
+            listed, up to 10), too many turns, or bad field types; the message names the
+            file, dialogue and turn.
     """
     if not isinstance(data, dict):
         raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}")

@@ -167,7 +167,7 @@ class Coverage:
         """Loud one-line warnings: partial coverage (with counts) and empty responses.
 
         >>> Coverage(944, 1000, 6757, 7372, ("mul0001",)).warnings("labes.json")[0]
-        'labes.json: PARTIAL COVERAGE: 944 of 1000 test dialogues (94.4 %), 6757 of 7372 turns (91.7 %); 56 dialogue(s) missing (e.g. mul0001); every number below is computed on this subset only (the signatures record it)'
+        'labes.json: PARTIAL COVERAGE: 944 of 1000 test dialogues (94.4 %); 6757 of 7372 turns (91.7 %); 56 dialogue(s) missing (e.g. mul0001); every number below is computed on this subset only (the signatures record it)'
         """
         out = []
         if not self.complete:

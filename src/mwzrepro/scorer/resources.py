@@ -3,8 +3,9 @@ returns a :class:`VersionResources` whose tables, dicts and venue database are r
 from a verified cache directory (:mod:`mwzrepro.scorer.cache`).
 
 First use of a version: fetch and verify the raw files (:mod:`mwzrepro.scorer.fetch`), build
-the tables (:func:`mwzrepro.scorer.build.build_tables`), copy the four database files, write
-the manifest — under a file lock, so concurrent first calls build once. Later uses re-hash
+the tables (:func:`mwzrepro.scorer.build.build_tables`), store them as JSON in the form the
+scorers read (:func:`resource_files`: no Parquet, so scoring needs neither pyarrow nor
+pandera), copy the four database files, write the manifest — under a file lock, so concurrent first calls build once. Later uses re-hash
 every file against the manifest (a few milliseconds) and rebuild when anything is missing or
 differs.
 
@@ -27,13 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro import __version__
 from mwzrepro.core.signature import NORMALIZATION_VERSION
-from mwzrepro.scorer.build import (
-    DATABASE_SOURCES,
-    RESOURCE_TABLES,
-    VersionRecipe,
-    build_tables,
-    recipe,
-)
+from mwzrepro.scorer.build import DATABASE_SOURCES, VersionRecipe, build_tables, recipe
 from mwzrepro.scorer.cache import (
     build_lock,
     cache_root,
@@ -54,16 +49,21 @@ if TYPE_CHECKING:
     from mwzrepro.standard.database import VenueDatabase
     from mwzrepro.standard.scoring import EvalResources
 
-__all__ = ["CACHE_FORMAT", "VersionResources", "load_resources", "build_key"]
+__all__ = ["CACHE_FORMAT", "RESOURCE_FILES", "VersionResources", "load_resources", "build_key",
+           "resource_files"]
 
 log = logging.getLogger("mwzrepro")
 
 #: Layout version of a cached resource set; bump when the set's files change meaning.
 CACHE_FORMAT = 1
 
+#: The JSON files of a resource set (``<name>.json``), besides ``db/<domain>_db.json``.
+RESOURCE_FILES = ("references", "eval_goals", "booked_domains", "gold_states", "turn_domains",
+                  "user_turns", "states", "dialogues")
+
 #: Modules (relative to the package) whose code shapes the built tables.
 _BUILDER_MODULES = (
-    "scorer/build.py", "prepare/ingest/convlab.py", "prepare/ingest/mwz22.py",
+    "scorer/build.py", "scorer/resources.py", "prepare/ingest/convlab.py", "prepare/ingest/mwz22.py",
     "prepare/delex/span.py", "core/normalize.py", "core/normalize_state.py", "core/io.py",
     "standard/goals.py", "standard/booked.py", "standard/gold_states.py",
     "standard/active_domains.py", "core/schemas/__init__.py", "core/schemas/dataset.py",
@@ -119,9 +119,14 @@ class _LazyDict(Mapping):
 class VersionResources:
     """The verified resource set of one version (built by :func:`load_resources`).
 
+    Files (JSON, :data:`RESOURCE_FILES`): the references (columns of the ``references``
+    table), the scorers' dicts of goals, booked domains, gold states and turn domains (what
+    :class:`~mwzrepro.standard.scoring.EvalResources` holds), the user utterances, the
+    ``states`` and ``dialogues`` columns (DST gold), and ``db/<domain>_db.json``.
+
     Attributes:
         version: dataset version.
-        directory: the cache directory holding ``<table>.parquet`` and ``db/<domain>_db.json``.
+        directory: the cache directory of the set.
         normative_db: check the database files against the normative SHA-256 of §5.1
             (false only for a custom registry, e.g. test fixtures).
     """
@@ -130,38 +135,43 @@ class VersionResources:
         self.version = version
         self.directory = directory
         self.normative_db = normative_db
-        self._tables: dict[str, pd.DataFrame] = {}
+        self._json: dict[str, Any] = {}
         self._databases: dict[tuple[str, float], VenueDatabase] = {}
 
-    def table(self, name: str) -> pd.DataFrame:
-        """One of :data:`~mwzrepro.scorer.build.RESOURCE_TABLES` (read once)."""
-        if name not in self._tables:
-            from mwzrepro.core.io import read_table
+    def _load(self, name: str) -> Any:
+        if name not in self._json:
+            self._json[name] = json.loads((self.directory / f"{name}.json").read_text(
+                encoding="utf-8"))
+        return self._json[name]
 
-            self._tables[name] = read_table(self.directory / f"{name}.parquet", name)
-        return self._tables[name]
+    @cached_property
+    def references(self) -> pd.DataFrame:
+        """The ``references`` table columns (dialogue_id, turn, text, delex, reference)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._load("references"))
 
     @cached_property
     def expected(self) -> dict[str, int]:
         """``{dialogue_id: system turns}`` of the test split (one reference per turn)."""
-        refs = self.table("references")
-        return {str(k): int(v) for k, v in refs.groupby("dialogue_id").size().items()}
+        out: dict[str, int] = {}
+        for did in self._load("references")["dialogue_id"]:
+            out[did] = out.get(did, 0) + 1
+        return out
 
     @cached_property
     def eval(self) -> EvalResources:
         """Goals, booked domains, gold states and turn domains as the scorers' dicts; gold
         states and turn domains are read on first use."""
-        from mwzrepro.standard.booked import booked_domains_to_dict
-        from mwzrepro.standard.goals import eval_goals_to_dict
-        from mwzrepro.standard.gold_states import gold_states_to_dict
         from mwzrepro.standard.scoring import EvalResources
 
-        return EvalResources(
-            eval_goals_to_dict(self.table("eval_goals")),
-            booked_domains_to_dict(self.table("booked_domains")),
-            _LazyDict(lambda: gold_states_to_dict(self.table("gold_states"))),
-            _LazyDict(lambda: booked_domains_to_dict(self.table("turn_domains"))),
-        )
+        return EvalResources(self._load("eval_goals"), self._load("booked_domains"),
+                             _LazyDict(lambda: self._load("gold_states")),
+                             _LazyDict(lambda: self._load("turn_domains")))
+
+    def user_utterances(self, dialogue_id: str) -> list[str]:
+        """The user utterances of a dialogue, one per system turn (the one before it)."""
+        return list(self._load("user_turns").get(dialogue_id, []))
 
     def database(self, matching: str = "reference", threshold: float = 90) -> VenueDatabase:
         """The venue database (§5.1) with fuzzy matching ``matching`` and ``threshold``."""
@@ -180,12 +190,55 @@ class VersionResources:
         """Gold belief states of spec-dst-metrics (``(gold, dropped gold slot counts)``)."""
         from collections import Counter
 
+        import pandas as pd
+
         from mwzrepro.dst.readers.gold import gold_from_tables
 
         dropped: Counter = Counter()
-        gold = gold_from_tables(self.table("states"), self.table("dialogues"),
+        gold = gold_from_tables(pd.DataFrame(self._load("states")),
+                                pd.DataFrame(self._load("dialogues")),
                                 f"{self.version} gold states", dropped)
         return gold, dropped
+
+
+def _columns(df: pd.DataFrame, columns: list[str]) -> dict[str, list]:
+    """Column-oriented plain lists (numpy scalars as Python values, arrays as lists)."""
+    out = {}
+    for c in columns:
+        values = df[c].tolist()
+        out[c] = [list(v) if v is not None and not isinstance(v, (str, int, float))
+                  else v for v in values]
+    return out
+
+
+def resource_files(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """The JSON content of a resource set from :func:`~mwzrepro.scorer.build.build_tables`
+    (the same conversions the pipeline's scorers apply to its Parquet tables)."""
+    from mwzrepro.standard.booked import booked_domains_to_dict
+    from mwzrepro.standard.goals import eval_goals_to_dict
+    from mwzrepro.standard.gold_states import gold_states_to_dict
+
+    turns = tables["turns"]
+    user = turns[turns["speaker"] == "user"].sort_values(["dialogue_id", "turn_id"],
+                                                         kind="mergesort")
+    user_turns: dict[str, list[str]] = {}
+    for did, text in zip(user["dialogue_id"], user["text"]):
+        user_turns.setdefault(did, []).append(text)
+    refs = tables["references"].sort_values(["dialogue_id", "turn"], kind="mergesort")
+    states = tables["states"].sort_values(["dialogue_id", "turn", "domain", "slot"],
+                                          kind="mergesort")
+    return {
+        "references": _columns(refs, ["dialogue_id", "turn", "text", "delex", "reference"]),
+        "eval_goals": eval_goals_to_dict(tables["eval_goals"]),
+        "booked_domains": booked_domains_to_dict(tables["booked_domains"]),
+        "gold_states": gold_states_to_dict(tables["gold_states"]),
+        "turn_domains": booked_domains_to_dict(tables["turn_domains"]),
+        "user_turns": user_turns,
+        "states": _columns(states, ["dialogue_id", "turn", "domain", "slot", "value",
+                                    "alternatives", "position"]),
+        "dialogues": _columns(tables["dialogues"].sort_values("dialogue_id"),
+                              ["dialogue_id", "n_turns"]),
+    }
 
 
 def load_resources(version: str, cache_dir: str | Path | None = None,
@@ -224,14 +277,32 @@ def load_resources(version: str, cache_dir: str | Path | None = None,
                 log.info("building the %s evaluation resources once, in %s", version,
                          directory)
             _build(spec, directory, root, reg, resolve_mirror(mirror), info, progress)
+            _prune(directory)
     return VersionResources(version, directory, normative)
+
+
+#: Seconds after which the resource set of an older build key is deleted (another process
+#: of an older installation may still be reading a younger one).
+STALE_AFTER = 24 * 3600
+
+
+def _prune(current: Path) -> None:
+    """Delete the version's resource sets of other build keys not touched for a day."""
+    import time
+
+    for other in current.parent.iterdir():
+        if other == current or not other.is_dir():
+            continue
+        if time.time() - other.stat().st_mtime > STALE_AFTER:
+            shutil.rmtree(other, ignore_errors=True)
+            log.info("removed the stale resource set %s", other)
 
 
 def _build(spec: VersionRecipe, directory: Path, root: Path, registry: Path,
            mirror: str | None, info: Mapping[str, Any], progress: bool | None) -> None:
     from tqdm import tqdm
 
-    from mwzrepro.core.io import atomic_path, write_table
+    from mwzrepro.core.io import atomic_path, dumps_json, write_text
 
     sources = registry_sources(spec.source_ids(), registry)
     paths = fetch_sources(sources, root / "raw", mirror, progress)
@@ -246,13 +317,12 @@ def _build(spec: VersionRecipe, directory: Path, root: Path, registry: Path,
         log.info("%s: %s", spec.version, label)
 
     with bar:
-        tables = build_tables(spec, paths, step)
+        content = resource_files(build_tables(spec, paths, step))
         step("writing the cache")
         files = []
-        for name in RESOURCE_TABLES:
-            write_table(tables[name], directory / f"{name}.parquet", name,
-                        {"version": spec.version, "built_by": "mwzrepro scorer"})
-            files.append(f"{name}.parquet")
+        for name in RESOURCE_FILES:
+            write_text(dumps_json(content[name], indent=None), directory / f"{name}.json")
+            files.append(f"{name}.json")
         for domain, sid in DATABASE_SOURCES.items():
             rel = f"db/{domain}_db.json"
             with atomic_path(directory / rel) as tmp:

@@ -33,7 +33,7 @@ from typing import Any
 from mwzrepro.scorer.inputs import Coverage
 
 __all__ = ["BleuScore", "SuccessScores", "RichnessScores", "StateMatchScores", "DSTScores",
-           "EvaluationResult", "UNITS"]
+           "EvaluationResult", "UNITS", "with_units"]
 
 #: Unit conventions accepted by :meth:`EvaluationResult.to_dict`.
 UNITS = ("percent", "mwzeval")
@@ -172,6 +172,8 @@ class EvaluationResult:
         success: ``{setting: SuccessScores}`` in the requested order (empty if not requested).
         warnings: warnings shown to the user (coverage, empty responses, skipped metrics).
         unknown_placeholders: ``{bracket content: count}`` deleted by normalization (§3).
+        dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
+            :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
     """
 
     system: str
@@ -185,6 +187,7 @@ class EvaluationResult:
     dst_fga: DSTScores | None = None
     warnings: tuple[str, ...] = ()
     unknown_placeholders: dict[str, int] = field(default_factory=dict)
+    dialogues: tuple[dict[str, Any], ...] = ()
 
     def signatures(self) -> dict[str, str]:
         """``{block: signature}`` of every computed block."""
@@ -224,7 +227,7 @@ class EvaluationResult:
             "bleu": None if self.bleu is None else self.bleu.to_dict(),
             "success": None if main is None else self.success[main].to_dict(),
             "richness": None if self.richness is None else self.richness.to_dict(),
-            "dst": None if self.dst is None else self.dst.to_dict(units),
+            "dst": None if self.dst is None else self.dst.to_dict("mwzeval"),
         }
         for setting, s in self.success.items():
             if setting != main:
@@ -232,11 +235,35 @@ class EvaluationResult:
         out.update({
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
             "system": self.system, "version": self.version, "input": self.source,
-            "units": units, "coverage": self.coverage.as_dict(),
+            "units": "mwzeval", "coverage": self.coverage.as_dict(),
             "sources": {s: {"setting": s, "states": v.state_source,
                             "domains": v.domain_source} for s, v in self.success.items()},
             "signatures": self.signatures(),
             "warnings": list(self.warnings),
             "unknown_placeholders": dict(self.unknown_placeholders),
         })
-        return out
+        return with_units(out, units)
+
+
+def with_units(result: dict[str, Any], units: str) -> dict[str, Any]:
+    """A result dict (:meth:`EvaluationResult.to_dict`) in ``units`` (``percent`` or
+    ``mwzeval``): only slot precision and recall of ``dst`` differ (percent = 100 × the
+    reference evaluator's fraction).
+
+    >>> r = {"dst": {"slot_precision": 0.5, "slot_recall": 0.25}, "units": "mwzeval"}
+    >>> with_units(r, "percent")["dst"]
+    {'slot_precision': 50.0, 'slot_recall': 25.0}
+    >>> with_units(with_units(r, "percent"), "mwzeval") == r
+    True
+    """
+    if units not in UNITS:
+        raise ValueError(f"units must be one of {UNITS}, got {units!r}")
+    if result.get("units") == units:
+        return result
+    out = dict(result, units=units)
+    if out.get("dst"):
+        dst = dict(out["dst"])
+        for k in ("slot_precision", "slot_recall"):
+            dst[k] = 100 * dst[k] if units == "percent" else dst[k] / 100
+        out["dst"] = dst
+    return out

@@ -118,6 +118,7 @@ def evaluate_dialogue(
     active_domains: Sequence[Sequence[str]],
     database: VenueQuery,
     setting: str = "standard",
+    trace: list[dict[str, Any]] | None = None,
 ) -> DialogueOutcome:
     """Inform and Success of one dialogue (§9.2; optimistic variant §10, module docstring).
 
@@ -129,6 +130,11 @@ def evaluate_dialogue(
         active_domains: active domains, one list per turn.
         database: venue database (``query(domain, constraints) -> ids``).
         setting: ``standard`` or ``optimistic``.
+        trace: if given, one record per (turn, active goal domain) is appended, in scan
+            order: ``{"turn": t, "domain": D, "found": venue ids of this turn's query or
+            None (no NAME/TRAINID placeholder), "offered": offered ids after the turn,
+            "provided": requestables credited in this turn}`` — the Inform/Success trace of
+            the paper's Appendix A (:mod:`mwzrepro.standard.trace`).
 
     The turn loop runs over the common prefix of ``responses``, ``states``, ``booked`` and
     ``active_domains`` (extra turns are ignored, as in the reference evaluator, §2.3).
@@ -150,21 +156,25 @@ def evaluate_dialogue(
 
     offered: dict[str, Any] = {d: [] for d in goal}
     provided: dict[str, set[str]] = {d: set() for d in goal}
-    for response, state, booked_now, active in zip(responses, states, booked, active_domains):
+    for t, (response, state, booked_now, active) in enumerate(
+            zip(responses, states, booked, active_domains)):
         mentions = [x for x in REQUESTABLES if x in response]
         offers_venue = "NAME" in response
         offers_train = "TRAINID" in response
         for domain in goal:
             if domain not in active:
                 continue
+            found = None
             if (offers_venue and domain in NAME_DOMAINS) or (offers_train and domain == "train"):
                 found = query(domain, state[domain]) if domain in state else []
                 previous = offered[domain]
                 if not previous or any(v not in found for v in previous):
                     offered[domain] = found
-            for x in mentions:
-                if x != "REFERENCE" or domain in booked_now:
-                    provided[domain].add(x)
+            credited = [x for x in mentions if x != "REFERENCE" or domain in booked_now]
+            provided[domain].update(credited)
+            if trace is not None:
+                trace.append({"turn": t, "domain": domain, "found": found,
+                              "offered": list(offered[domain]), "provided": credited})
 
     for domain, g in goal.items():
         if "name" in g["informable"] or domain in AUTO_MATCHED_DOMAINS:

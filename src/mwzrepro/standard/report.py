@@ -1,218 +1,285 @@
-"""Scoring one user prediction file end to end (the ``mwzrepro score`` command): validation,
-coverage, BLEU, Inform/Success, richness and state metrics, each with its signature.
+"""Renderings of one scored system for people and papers: ``mwzrepro score --format
+text|json|markdown|latex``, the per-dialogue file (``--per-dialogue``) and the turn-by-turn
+Inform/Success trace (``mwzrepro explain``).
 
-Result structure (JSON-serializable)::
+Input: the plain dict of :meth:`mwzrepro.scorer.results.EvaluationResult.to_dict` (percent
+everywhere). Rounding as the papers print the numbers: BLEU, Inform, Success and the combined
+score with one decimal (Nekvinda & Dušek 2021; the MultiWOZ leaderboard); average length,
+entropies and MSTTR with two; state and DST metrics with two (the FGA paper); counts as
+integers. JSON keeps full precision. Every rendering carries the signatures, the coverage and
+the warnings.
 
-    {"system": str, "version": str, "input": file name,
-     "coverage": {"dialogues": n, "expected_dialogues": n, "turns": n, "expected_turns": n,
-                  "missing_dialogues": [ids...], "truncated_dialogues": [ids...]},
-     "bleu": {"score": float (0-100, unrounded), "signature": str},
-     "success": {setting: {"inform": {domain: %, "total": %}, "success": {...},
-                           "state_source": str, "domain_source": str, "signature": str}},
-     "richness": {metric: value, ..., "signature": str},
-     "state_match": {"joint_accuracy": %, "slot_f1": %, "slot_precision": fraction,
-                     "slot_recall": fraction, "signature": str} | None,
-     "unknown_placeholders": {name: count}}
+>>> fmt_number(17.354149, "bleu"), fmt_number(2.0988, "cond_entropy"), fmt_number(478, "x")
+('17.4', '2.10', '478')
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    from mwzrepro.standard.trace import DialogueTrace
 
-from mwzrepro.core.errors import InputError
+__all__ = ["FORMATS", "fmt_number", "format_result", "format_trace", "per_dialogue_text",
+           "combined_score"]
 
-__all__ = ["ScoreRequest", "check_turn_counts", "score_file", "format_text"]
+#: Output formats of ``mwzrepro score``.
+FORMATS = ("text", "json", "markdown", "latex")
 
+#: Keys shown with one decimal (the papers' BLEU, Inform, Success, combined score).
+_ONE_DECIMAL = frozenset({"bleu", "inform", "success", "combined"})
 
-@dataclass(frozen=True)
-class ScoreRequest:
-    """What to score: system label, dataset version, Inform/Success settings, matching mode and
-    threshold, active-domain source of the standard setting, turn-count policy, file label."""
+#: Test-set domains in the order of the paper's tables.
+DOMAIN_ORDER = ("attraction", "hotel", "restaurant", "taxi", "train", "hospital", "police")
 
-    system: str
-    version: str
-    settings: Sequence[str] = ("standard",)
-    matching: str = "reference"
-    threshold: float = 90
-    domain_source: str = "auto"
-    allow_missing_turns: bool = False
-    source: str = "<predictions>"
-    state_threshold: float = 95
-
-
-def check_turn_counts(data: Mapping[str, Any], expected: Mapping[str, int], source: str,
-                      allow_missing_turns: bool) -> list[str]:
-    """Check every dialogue's number of turns against the test set.
-
-    Args:
-        data: the parsed prediction file ``{dialogue id: [turns]}``.
-        expected: ``{dialogue_id: system turns}`` of the test set.
-        source: file name for the message.
-        allow_missing_turns: accept fewer turns (scored on the given prefix, spec §2.3).
-
-    Returns:
-        The dialogue ids with fewer turns than expected (when allowed).
-
-    Raises:
-        InputError: dialogue ids that are not test dialogues, or dialogues with more turns
-            (or fewer, unless allowed) than the test set; the message lists them (up to 10,
-            with their counts).
-    """
-    unknown, wrong, short = [], [], []
-    for raw_id, turns in data.items():
-        did = str(raw_id).lower()
-        did = did[:-5] if did.endswith(".json") else did
-        if did not in expected:
-            unknown.append(str(raw_id))
-            continue
-        if not isinstance(turns, list):
-            continue  # reported by parse_predictions with the file, dialogue and field
-        n = len(turns)
-        if n > expected[did] or (n < expected[did] and not allow_missing_turns):
-            wrong.append(f"{raw_id} ({n} turns, expected {expected[did]})")
-        elif n < expected[did]:
-            short.append(did)
-    if unknown:
-        more = f" (+{len(unknown) - 10} more)" if len(unknown) > 10 else ""
-        raise InputError(f"{source}: {len(unknown)} dialogue id(s) not in the test set: "
-                         f"{', '.join(unknown[:10])}{more}")
-    if wrong:
-        more = f" (+{len(wrong) - 10} more)" if len(wrong) > 10 else ""
-        hint = "" if allow_missing_turns else \
-            " (use --allow-missing-turns to score truncated dialogues on their prefix)"
-        raise InputError(f"{source}: {len(wrong)} dialogue(s) with a wrong number of turns: "
-                         f"{', '.join(wrong[:10])}{more}{hint}")
-    return short
+_RICHNESS_LABELS = {"avg_lengths": "Av. len.", "cond_entropy": "CBE", "entropy": "Entropy",
+                    "msttr": "MSTTR-50", "num_unigrams": "#uniq. words",
+                    "num_bigrams": "#uniq. bigrams", "num_trigrams": "#uniq. 3-grams"}
+_STATE_LABELS = {"joint_accuracy": "joint accuracy", "slot_f1": "slot F1",
+                 "slot_precision": "slot precision", "slot_recall": "slot recall"}
 
 
-def score_file(data: Any, tables: Mapping[str, pd.DataFrame], database: Any,
-               request: ScoreRequest) -> dict[str, Any]:
-    """Validate and score one prediction file (module docstring for the result).
-
-    Args:
-        data: the parsed JSON of the prediction file.
-        tables: the version's test-split tables ``turns``, ``references``, ``eval_goals``,
-            ``booked_domains``, ``gold_states``, ``turn_domains``.
-        database: :class:`mwzrepro.standard.database.VenueDatabase` built with ``request.matching``
-            and ``request.threshold``.
-        request: :class:`ScoreRequest`.
-
-    Raises:
-        InputError: malformed file, unknown dialogue ids, wrong turn counts, bad states.
-    """
-    from mwzrepro.standard.booked import booked_domains_to_dict
-    from mwzrepro.standard.goals import eval_goals_to_dict
-    from mwzrepro.standard.gold_states import gold_states_to_dict
-    from mwzrepro.bleu.score import corpus_bleu
-    from mwzrepro.prepare.predictions import expected_turns, parse_predictions
-    from mwzrepro.standard.inputs import prepare_predictions
-    from mwzrepro.standard.scores import richness_scores, state_match_scores, success_scores
-
-    if not isinstance(data, dict):
-        raise InputError(f"{request.source}: top level must be an object "
-                         "{dialogue id: [turns]}")
-    expected = expected_turns(tables["turns"])
-    truncated = check_turn_counts(data, expected, request.source, request.allow_missing_turns)
-    unknown: Counter[str] = Counter()
-    preds, _ = parse_predictions(data, expected, request.source, allow_missing_turns=True,
-                                 unknown_placeholders=unknown)
-    order = list(dict.fromkeys(preds["dialogue_id"]))
-    gold = gold_states_to_dict(tables["gold_states"])
-    ground_truth = booked_domains_to_dict(tables["turn_domains"])
-    prep = prepare_predictions(preds, gold, request.domain_source, ground_truth, order,
-                               where=request.source)
-    settings: dict[str, Any] = {}
-    for s in request.settings:
-        settings[s] = prep if s == "standard" else prep.with_domains("ground-truth",
-                                                                     ground_truth)
-    scores, _ = success_scores(request.system, request.version, settings,
-                               eval_goals_to_dict(tables["eval_goals"]),
-                               booked_domains_to_dict(tables["booked_domains"]), database,
-                               request.matching, request.threshold)
-    success: dict[str, Any] = {}
-    for s, p in settings.items():
-        sub = scores[scores["setting"] == s]
-        success[s] = {
-            m: {k: v for k, v in zip(sub.loc[sub["metric"] == m, "key"],
-                                     sub.loc[sub["metric"] == m, "value"])}
-            for m in ("inform", "success")
-        }
-        success[s].update(state_source=p.state_source, domain_source=p.domain_source,
-                          signature=sub["signature"].iloc[0])
-    bleu = corpus_bleu(preds, tables["references"], request.version, request.system)
-    responses = [r for d in prep.dialogues.values() for r in d["responses"]]
-    rich = richness_scores(request.system, responses)
-    richness: dict[str, Any] = {k: _plain(v) for k, v in zip(rich["key"], rich["value"])}
-    richness["signature"] = rich["signature"].iloc[0]
-    state = None
-    sm = state_match_scores(request.system, request.version, prep, gold, request.matching,
-                            request.state_threshold)
-    if len(sm):
-        state = {m: v for m, v in zip(sm["metric"], sm["value"])}
-        state["signature"] = sm["signature"].iloc[0]
-    missing = sorted(set(expected) - set(prep.dialogues))
-    return {
-        "system": request.system,
-        "version": request.version,
-        "input": request.source,
-        "coverage": {
-            "dialogues": len(prep.dialogues), "expected_dialogues": len(expected),
-            "turns": prep.n_turns, "expected_turns": sum(expected.values()),
-            "missing_dialogues": missing, "truncated_dialogues": sorted(truncated),
-        },
-        "bleu": {"score": bleu.score, "signature": bleu.signature.format()},
-        "success": success,
-        "richness": richness,
-        "state_match": state,
-        "unknown_placeholders": dict(sorted(unknown.items())),
-    }
+def fmt_number(value: Any, key: str) -> str:
+    """One value rounded as the papers print it (module docstring); ``–`` for None."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool) or isinstance(value, int):
+        return str(value)
+    return f"{value:.1f}" if key in _ONE_DECIMAL else f"{value:.2f}"
 
 
-def _plain(v: float) -> float | int:
-    return int(v) if float(v).is_integer() and abs(v) < 2**53 else float(v)
+def combined_score(result: Mapping[str, Any]) -> float | None:
+    """The leaderboard's combined score ``(Inform + Success) / 2 + BLEU`` of the main setting
+    (None unless both are computed)."""
+    bleu, success = result.get("bleu"), result.get("success")
+    if not bleu or not success:
+        return None
+    return 0.5 * (success["inform"]["total"] + success["success"]["total"]) + \
+        next(iter(bleu.values()))
 
 
-def format_text(result: Mapping[str, Any]) -> str:
-    """Human-readable report of :func:`score_file`'s result: one section per metric (keys
-    left-justified to 15 characters as the reference evaluator prints them), each followed by
-    its signature."""
-    lines = [f"system {result['system']} on {result['version']} ({result['input']})"]
+def _domains(rates: Mapping[str, float]) -> list[str]:
+    return sorted((k for k in rates if k != "total"),
+                  key=lambda d: (DOMAIN_ORDER.index(d) if d in DOMAIN_ORDER else 99, d)) + \
+        (["total"] if "total" in rates else [])
+
+
+def _header(result: Mapping[str, Any]) -> list[str]:
     cov = result["coverage"]
-    lines.append(f"coverage: {cov['dialogues']}/{cov['expected_dialogues']} dialogues, "
-                 f"{cov['turns']}/{cov['expected_turns']} turns")
-    if cov["missing_dialogues"]:
-        ids = cov["missing_dialogues"]
-        lines.append(f"  missing dialogues ({len(ids)}): {', '.join(ids[:10])}"
-                     + (" ..." if len(ids) > 10 else ""))
-    if cov["truncated_dialogues"]:
-        ids = cov["truncated_dialogues"]
-        lines.append(f"  truncated dialogues ({len(ids)}): {', '.join(ids[:10])}"
-                     + (" ..." if len(ids) > 10 else ""))
-    if result.get("unknown_placeholders"):
-        lines.append(f"  unknown placeholders deleted: {result['unknown_placeholders']}")
-    lines += ["", "====== BLEU ======", f"{'bleu':<15}{result['bleu']['score']:.2f}",
-              f"signature: {result['bleu']['signature']}", ""]
-    for setting, s in result["success"].items():
-        lines.append(f"====== SUCCESS ({setting}) ======")
+    name = result["system"] or "(unnamed system)"
+    lines = [f"system {name} on the {result['version']} test set ({result['input']}); "
+             f"units: {result['units']}",
+             f"coverage: {cov['dialogues']}/{cov['expected_dialogues']} dialogues, "
+             f"{cov['turns']}/{cov['expected_turns']} turns"
+             + ("" if cov["complete"] else "  <-- PARTIAL")]
+    return lines + [f"warning: {w}" for w in result.get("warnings", [])]
+
+
+def _text(result: Mapping[str, Any]) -> str:
+    sig = result["signatures"]
+    out = _header(result)
+    if result.get("bleu"):
+        ref, value = next(iter(result["bleu"].items()))
+        out += ["", "====== BLEU ======", f"{'bleu':<15}{fmt_number(value, 'bleu')}",
+                f"references: {ref} (span delexicalization)", f"signature: {sig['bleu']}"]
+    for key, src in result.get("sources", {}).items():
+        block = result["success"] if f"success_{key}" not in result else result[f"success_{key}"]
+        out += ["", f"====== SUCCESS ({key}) ======",
+                f"{'':<15}" + "".join(f"{d:>12}" for d in _domains(block["inform"]))]
         for metric in ("inform", "success"):
-            vals = ", ".join(f"{k} {v:.1f}" for k, v in s[metric].items())
-            lines.append(f"{metric:<15}{vals}")
-        lines += [f"states: {s['state_source']}, active domains: {s['domain_source']}",
-                  f"signature: {s['signature']}", ""]
-    lines.append("====== RICHNESS ======")
-    for k, v in result["richness"].items():
-        if k != "signature":
-            lines.append(f"{k:<15}{v}")
-    lines += [f"signature: {result['richness']['signature']}", ""]
-    if result.get("state_match"):
-        lines.append("====== STATE MATCH ======")
-        for k, v in result["state_match"].items():
-            if k != "signature":
-                lines.append(f"{k:<15}{v}")
-        lines += [f"signature: {result['state_match']['signature']}", ""]
-    return "\n".join(lines).rstrip() + "\n"
+            out.append(f"{metric:<15}" + "".join(f"{fmt_number(block[metric][d], metric):>12}"
+                                                 for d in _domains(block[metric])))
+        out += [f"states: {src['states']}, active domains: {src['domains']}",
+                f"signature: {sig['success' if block is result['success'] else 'success_' + key]}"]
+    if result.get("richness"):
+        out += ["", "====== RICHNESS ======"]
+        out += [f"{k:<15}{fmt_number(v, k)}" for k, v in result["richness"].items()]
+        out.append(f"signature: {sig['richness']}")
+    if result.get("dst"):
+        out += ["", "====== DST (reference evaluator, percent) ======"]
+        out += [f"{k:<15}{fmt_number(v, k)}" for k, v in result["dst"].items()]
+        out.append(f"signature: {sig['dst']}")
+    if result.get("dst_fga"):
+        d = result["dst_fga"]
+        out += ["", "====== DST (FGA paper, percent) ======"]
+        out += [f"{k:<15}{fmt_number(d[k], k)}" for k in ("jga", "sa", "aga", "aga_relative")]
+        out += [f"{'fga(' + lam + ')':<15}{fmt_number(v, 'fga')}" for lam, v in d["fga"].items()]
+        out += [f"{'fuzzy_jga':<15}{fmt_number(d['fuzzy_jga'], 'jga')}",
+                f"scored: {d['dialogues']} dialogues, {d['turns']} turns",
+                f"signature: {sig['dst_fga']}"]
+        if "dst_fga_fuzzy" in sig:
+            out.append(f"fuzzy signature: {sig['dst_fga_fuzzy']}")
+    return "\n".join(out) + "\n"
+
+
+def _rows(result: Mapping[str, Any]) -> list[tuple[list[str], list[str]]]:
+    """The paper-style table(s): ``[(header, cells)]`` — the leaderboard row, then the DST
+    row when computed."""
+    name = result["system"] or "system"
+    head, cells = ["System"], [name]
+    if result.get("bleu"):
+        head.append("BLEU")
+        cells.append(fmt_number(next(iter(result["bleu"].values())), "bleu"))
+    if result.get("success"):
+        head += ["Inform", "Success"]
+        cells += [fmt_number(result["success"][m]["total"], m) for m in ("inform", "success")]
+        if result.get("bleu"):
+            head.append("Combined")
+            cells.append(fmt_number(combined_score(result), "combined"))
+    if result.get("richness"):
+        for k in ("avg_lengths", "cond_entropy", "num_unigrams", "num_trigrams"):
+            head.append(_RICHNESS_LABELS[k])
+            cells.append(fmt_number(result["richness"][k], k))
+    tables = [(head, cells)] if len(head) > 1 else []
+    if result.get("dst") or result.get("dst_fga"):
+        head, cells = ["System"], [name]
+        if result.get("dst_fga"):
+            d = result["dst_fga"]
+            head += ["JGA", "SA", "AGA"] + [f"FGA({lam})" for lam in d["fga"]] + ["fuzzy JGA"]
+            cells += [fmt_number(d[k], k) for k in ("jga", "sa", "aga")]
+            cells += [fmt_number(v, "fga") for v in d["fga"].values()]
+            cells.append(fmt_number(d["fuzzy_jga"], "jga"))
+        if result.get("dst"):
+            head += [f"{v} (ref.)" for v in _STATE_LABELS.values()]
+            cells += [fmt_number(v, k) for k, v in result["dst"].items()]
+        tables.append((head, cells))
+    return tables
+
+
+def _notes(result: Mapping[str, Any]) -> list[str]:
+    cov = result["coverage"]
+    notes = ["units: percent (BLEU on sacreBLEU's 0-100 scale); Combined = (Inform + "
+             "Success) / 2 + BLEU"]
+    if not cov["complete"]:
+        notes.append(f"PARTIAL COVERAGE: {cov['dialogues']}/{cov['expected_dialogues']} "
+                     f"dialogues, {cov['turns']}/{cov['expected_turns']} turns")
+    notes += [f"{k}: {v}" for k, v in result["signatures"].items()]
+    return notes
+
+
+def _markdown(result: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    for head, cells in _rows(result):
+        out += ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|",
+                "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |", ""]
+    out += [f"- {n}" for n in _notes(result)]
+    return "\n".join(out) + "\n"
+
+
+def _tex(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash "), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"),
+                 ("#", r"\#"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
+        text = text.replace(a, b)
+    return text
+
+
+def _latex(result: Mapping[str, Any]) -> str:
+    out: list[str] = []
+    for head, cells in _rows(result):
+        out += [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
+                " & ".join(_tex(h) for h in head) + r" \\", r"\midrule",
+                " & ".join(_tex(c) for c in cells) + r" \\", r"\bottomrule", r"\end{tabular}"]
+    out += [f"% {n}" for n in _notes(result)]
+    return "\n".join(out) + "\n"
+
+
+def format_result(result: Mapping[str, Any], fmt: str = "text") -> str:
+    """Render a result dict (:meth:`EvaluationResult.to_dict`) as ``text`` (sections like the
+    reference evaluator's output, rounded), ``json`` (full precision), ``markdown`` or
+    ``latex`` (paper-style rows plus signatures and coverage as notes).
+
+    Raises:
+        ValueError: unknown ``fmt``.
+    """
+    if fmt == "json":
+        return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+    renderers = {"text": _text, "markdown": _markdown, "latex": _latex}
+    if fmt not in renderers:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
+    return renderers[fmt](result)
+
+
+def _ids(ids: Sequence[str] | None) -> str:
+    if ids is None:
+        return "auto"
+    return " ".join(ids) if ids else "∅"
+
+
+def format_trace(trace: DialogueTrace) -> str:
+    """The turn-by-turn Inform/Success trace (paper Appendix A, Table 7) as text: per turn
+    the user utterance, ground-truth and normalized generated response, state, active
+    domains, offered-venue changes and provided requestables; then the goal, the goal venues,
+    the offered venues and Inform/Success per domain."""
+    out = [f"dialogue {trace.dialogue_id} — Inform/Success trace ({trace.setting} setting)"]
+    for d, g in trace.goal.items():
+        out.append(f"goal {d}: informable {dict(g.get('informable', {}))}, requestable "
+                   f"{list(g.get('requestable', []))}")
+    for t in trace.turns:
+        out += ["", f"turn {t.turn}"]
+        if t.user:
+            out.append(f"  user:       {t.user}")
+        if t.reference:
+            out.append(f"  reference:  {t.reference}")
+        out.append(f"  response:   {t.response}")
+        out.append(f"  state:      {json.dumps(t.state, ensure_ascii=False)}")
+        out.append(f"  active:     {', '.join(t.active_domains) or '–'}")
+        for d, ch in t.offers.items():
+            what = ch.change if ch.change in ("-", "no update") else \
+                f"{ch.change}: {_ids(ch.offered)}"
+            found = "" if ch.found is None else f" (query: {_ids(ch.found)})"
+            out.append(f"  offered {d}: {what}{found}")
+        for d, got in t.provided.items():
+            if got:
+                out.append(f"  provided {d}: +{' +'.join(got)} -> "
+                           f"{', '.join(t.provided_so_far.get(d, []))}")
+    out += ["", "result"]
+    for d in trace.goal:
+        venues = trace.goal_venues.get(d)
+        offered = trace.outcome.offered.get(d)
+        out.append(f"  {d}: offered {_ids(offered)} ({'matched automatically' if offered is None else f'{len(offered)} venue(s)'})"
+                   + ("" if venues is None else f"; goal venues {_ids(venues)} ({len(venues)})")
+                   + f"; requested {', '.join(trace.goal[d].get('requestable', [])) or '–'}"
+                   + f"; provided {', '.join(trace.provided.get(d, [])) or '–'}"
+                   + f"; inform {trace.outcome.inform[d]}, success {trace.outcome.success[d]}")
+    out.append(f"  total: inform {trace.outcome.inform['total']}, success "
+               f"{trace.outcome.success['total']}")
+    return "\n".join(out) + "\n"
+
+
+def per_dialogue_text(rows: Iterable[Mapping[str, Any]], path: str | Path) -> str:
+    """Per-dialogue rows (:func:`mwzrepro.standard.trace.dialogue_row`) as the text of
+    ``path``'s format: ``.csv`` (one column per field and domain; ids space-separated,
+    ``auto`` = matched automatically), ``.json`` (a list) or else JSON Lines."""
+    rows = list(rows)
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        return json.dumps(rows, indent=1, ensure_ascii=False) + "\n"
+    if suffix != ".csv":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    present = {d for r in rows for d in r["inform"] if d != "total"}
+    domains = [d for d in DOMAIN_ORDER if d in present] + sorted(present - set(DOMAIN_ORDER))
+    fields = ["dialogue_id", "setting", "inform_total", "success_total"]
+    for d in domains:
+        fields += [f"{k}_{d}" for k in ("inform", "success", "offered", "goal_venues",
+                                       "requested", "provided")]
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for r in rows:
+        flat = {"dialogue_id": r["dialogue_id"], "setting": r["setting"],
+                "inform_total": r["inform"]["total"], "success_total": r["success"]["total"]}
+        for d in domains:
+            if d not in r["inform"]:
+                continue
+            flat.update({f"inform_{d}": r["inform"][d], f"success_{d}": r["success"][d],
+                         f"offered_{d}": _ids(r["offered"].get(d)),
+                         f"goal_venues_{d}": " ".join(r["goal_venues"].get(d, [])),
+                         f"requested_{d}": " ".join(r["requested"].get(d, [])),
+                         f"provided_{d}": " ".join(r["provided"].get(d, []))})
+        writer.writerow(flat)
+    return buf.getvalue()

@@ -61,7 +61,8 @@ TABLES: tuple[TableSpec, ...] = (
         "Belief state after each user turn, long format: one row per filled slot. Slot "
         "names are the spec-dst-metrics §2.2 canonical names ('leaveat', 'book people'). "
         "Values verbatim; the empty markers '', 'not mentioned' and 'none' are dropped on "
-        "ingest, 'dontcare' (and its spellings) is kept. position keeps the source's domain/slot order "
+        "ingest, 'dontcare' (and its spellings) is kept. position keeps the source's "
+        "domain/slot order "
         "(the reference evaluator's domain estimation depends on it).",
         ("dialogue_id", "turn", "domain", "slot"),
         dialogue_id=DIALOGUE_ID,

@@ -26,7 +26,8 @@ import pandas as pd
 from mwzrepro.prepare.ingest import CANONICAL_TABLES, IngestError
 from mwzrepro.core.schemas import TABLES
 
-__all__ = ["read_convlab", "load_convlab", "read_convlab_text", "convert_dialogues", "span_slot_name", "EMPTY_MARKERS"]
+__all__ = ["read_convlab", "load_convlab", "read_convlab_text", "convert_dialogues",
+           "span_slot_name", "EMPTY_MARKERS"]
 
 #: State values that mean "slot absent" (spec-dst-metrics §2.3; spec-annotation-consistency
 #: §2.1). They produce no row in the states table.

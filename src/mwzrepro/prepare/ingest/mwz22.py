@@ -50,9 +50,11 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.schemas import TABLES
+from mwzrepro.core.schemas.spec import empty_frame
 from mwzrepro.prepare.ingest import CANONICAL_TABLES, IngestError
 from mwzrepro.prepare.ingest.convlab import EMPTY_MARKERS
-from mwzrepro.core.schemas import TABLES
+from mwzrepro.prepare.ingest.mwz22_annotations import act_spans, convert_acts, frame_spans
 
 __all__ = ["read_mwz22", "convert_mwz22", "canonical_dialogue_id", "state_slot"]
 
@@ -197,19 +199,13 @@ def convert_mwz22(
     return tables, issues
 
 
-#: pandas dtype of each logical column type, for empty tables (whose columns pandas would
-#: otherwise create as ``object``, which schema validation rejects).
-_EMPTY_DTYPES = {"string": "str", "int32": "int32", "int64": "int64", "float64": "float64",
-                 "bool": "bool", "list<string>": "object"}
-
-
 def _frame(rows: list[dict[str, Any]], table: str) -> pd.DataFrame:
-    """Rows as a DataFrame with the table's columns; typed columns when there are no rows."""
+    """Rows as a DataFrame with the table's columns; typed columns when there are no rows
+    (pandas would otherwise create ``object`` columns, which schema validation rejects)."""
     spec = TABLES[table]
-    df = pd.DataFrame(rows, columns=list(spec.columns))
-    if df.empty:
-        df = df.astype({n: _EMPTY_DTYPES[c.type] for n, c in spec.columns.items()})
-    return df
+    if not rows:
+        return empty_frame(spec)
+    return pd.DataFrame(rows, columns=list(spec.columns))
 
 
 def _index_dialog_acts(data: Any, source: str) -> dict[str, dict[str, Any]]:
@@ -267,117 +263,14 @@ def _convert_turn(
             raise IngestError(f"{acts_where}: entry must be an object")
 
     if speaker == "user":
-        _frame_spans(did, k, text, frames, rows["spans"], issues, where)
+        frame_spans(did, k, text, frames, rows["spans"], issues, where)
         _frame_states(did, k // 2, frames, rows["states"], where)
     elif entry is not None:
-        _act_spans(did, k, text, entry.get("span_info") or [], rows["spans"], issues, acts_where)
+        act_spans(did, k, text, entry.get("span_info") or [], rows["spans"], issues, acts_where)
     if entry is not None:
         # The README spells the key "dialogue_acts"; the released file uses "dialog_act".
         dialog_act = entry.get("dialog_act", entry.get("dialogue_acts")) or {}
-        _convert_acts(did, k, dialog_act, rows["acts"], acts_where)
-
-
-def _check_span(
-    text: str, act: str, slot: str, value: str, start: Any, end: Any, issues: list[dict],
-    where: str,
-) -> bool:
-    """True if the span goes into the table; records an issue when it is skipped or suspicious."""
-    span = [act, slot, value, start, end]
-    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool):
-        raise IngestError(f"{where}: span offsets must be integers: {span!r}")
-    if not 0 <= start <= end <= len(text):
-        issues.append({"where": where, "span": span,
-                       "reason": f"skipped: character span outside the {len(text)} characters "
-                                 "or inverted"})
-        return False
-    found = text[start:end]
-    if found.strip().lower() != value.strip().lower():
-        issues.append({"where": where, "span": span,
-                       "reason": f"kept: value differs from text[start:end] = {found!r}"})
-    return True
-
-
-def _frame_spans(
-    did: str, k: int, text: str, frames: list[dict], out: list[dict[str, Any]],
-    issues: list[dict], where: str,
-) -> None:
-    i = 0
-    for frame in frames:
-        slots = frame.get("slots") or []
-        if not isinstance(slots, list):
-            raise IngestError(f"{where}: frame {frame.get('service')!r}: 'slots' must be a list")
-        for item in slots:
-            index, i = i, i + 1
-            if not isinstance(item, dict) or not isinstance(item.get("slot"), str):
-                raise IngestError(f"{where}: frame slot needs a string 'slot': {item!r}")
-            if "copy_from" in item:
-                continue  # refers to another slot's value, not to text
-            source_slot = item["slot"]
-            start, end = item.get("start"), item.get("exclusive_end")
-            if start is None or end is None:
-                issues.append({"where": where, "span": ["", source_slot, item.get("value"),
-                                                        start, end],
-                               "reason": "skipped: frame slot without character offsets"})
-                continue
-            value = item.get("value")
-            if value is None and isinstance(start, int) and isinstance(end, int):
-                value = text[start:end]
-            if not isinstance(value, str):
-                raise IngestError(f"{where}: span value must be a string: {item!r}")
-            if not _check_span(text, "", source_slot, value, start, end, issues, where):
-                continue
-            domain, _, slot = source_slot.lower().partition("-")
-            if not slot:
-                raise IngestError(f"{where}: span slot {source_slot!r} is not 'domain-slot'")
-            out.append(
-                {"dialogue_id": did, "turn_id": k, "span_index": index, "act": "",
-                 "domain": domain, "slot": slot, "source_slot": source_slot, "value": value,
-                 "start": start, "end": end}
-            )
-
-
-def _act_spans(
-    did: str, k: int, text: str, span_info: Any, out: list[dict[str, Any]], issues: list[dict],
-    where: str,
-) -> None:
-    if not isinstance(span_info, list):
-        raise IngestError(f"{where}: 'span_info' must be a list")
-    for i, span in enumerate(span_info):
-        if not isinstance(span, list) or len(span) != 5:
-            raise IngestError(f"{where}: span_info entry {i} must have 5 fields: {span!r}")
-        act, slot, value, start, end = span
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = str(value)  # as the ConvLab reader does for numeric values
-        if not (isinstance(act, str) and isinstance(slot, str) and isinstance(value, str)):
-            raise IngestError(f"{where}: span_info entry {i} needs string act/slot/value: {span!r}")
-        if not _check_span(text, act, slot, value, start, end, issues, where):
-            continue
-        out.append(
-            {"dialogue_id": did, "turn_id": k, "span_index": i, "act": act,
-             "domain": act.split("-", 1)[0].lower(), "slot": slot.lower(), "source_slot": slot,
-             "value": value, "start": start, "end": end}
-        )
-
-
-def _convert_acts(
-    did: str, k: int, dialog_act: Any, out: list[dict[str, Any]], where: str
-) -> None:
-    if not isinstance(dialog_act, dict):
-        raise IngestError(f"{where}: 'dialog_act' must be an object")
-    index = 0
-    for act, pairs in dialog_act.items():
-        if not isinstance(pairs, list):
-            raise IngestError(f"{where}: dialog_act[{act!r}] must be a list of [slot, value]")
-        domain, _, intent = act.partition("-")
-        for pair in pairs:
-            # Same reading as the ConvLab reader: missing fields are 'none'.
-            slot, value = (pair + ["none", "none"])[:2] if isinstance(pair, list) else (pair, "")
-            out.append(
-                {"dialogue_id": did, "turn_id": k, "act_index": index, "act": act,
-                 "domain": domain.lower(), "intent": intent.lower(), "slot": str(slot),
-                 "value": str(value)}
-            )
-            index += 1
+        convert_acts(did, k, dialog_act, rows["acts"], acts_where)
 
 
 def _frame_states(

@@ -1,0 +1,46 @@
+"""The user command ``explain``: the turn-by-turn Inform/Success trace of one dialogue of a
+prediction file — the paper's Appendix A (Table 7): user utterance, ground-truth and
+normalized generated response, state, active domains, offered-venue changes and provided
+slots, then the goal venues and Inform/Success per domain
+(:mod:`mwzrepro.standard.trace`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
+
+
+@click.command("explain")
+@click.argument("predictions_file", type=IN_FILE)
+@click.argument("dialogue_id")
+@resource_options
+@click.option("--setting", type=click.Choice(["standard", "optimistic"]), default="standard",
+              show_default=True, help="Inform/Success setting to trace.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text (readable) or json (every field).")
+def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
+            **kw: Any) -> None:
+    """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0805) in PREDICTIONS_FILE."""
+    from mwzrepro.cli.options import setup_logging
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.standard.report import format_trace
+
+    setup_logging(None)
+    data = read_predictions(predictions_file)
+    check_structure(data, predictions_file.name)
+    evaluator = make_evaluator(kw, ("success",), setting)
+    trace = evaluator.explain(data, dialogue_id, setting, predictions_file.name)
+    if fmt == "json":
+        click.echo(json.dumps(asdict(trace), indent=1, ensure_ascii=False))
+    else:
+        click.echo(format_trace(trace), nl=False)
+
+
+COMMANDS = [explain]

@@ -1,0 +1,389 @@
+"""The Python API of the scorer: :class:`Evaluator`, the reference evaluator's interface
+(``Evaluator(bleu, success, richness, dst).evaluate(predictions)``) over this package's
+library — the same functions the workflow's ``score-*`` phases call, so the numbers are the
+workflow's.
+
+Example (needs the data, fetched and cached on first use; see :mod:`mwzrepro.scorer.resources`)::
+
+    from mwzrepro import Evaluator
+    e = Evaluator(bleu=True, success=True, richness=True, dst=True)
+    result = e.evaluate(predictions)          # {dialogue id: [{"response": ..., ...}, ...]}
+    result.to_dict()["success"]["inform"]["total"]
+
+What differs from the reference evaluator's API: the input is never modified; ids may be
+upper-case or end in ``.json``; unknown ids, extra turns and malformed turns are one-line
+errors (:class:`~mwzrepro.core.errors.InputError`); missing dialogues are scored on the rest
+with a loud warning (an error with ``strict``), and dialogues with fewer turns than the test
+set need ``allow_missing_turns``; results are typed (:mod:`mwzrepro.scorer.results`), in
+percent everywhere (``to_dict(units="mwzeval")`` restores the reference's fractions); ``dst``
+also gives the FGA paper's DST metrics; with ``dst`` and no states the DST blocks are None
+(the reference returns zeros).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.signature import Signature
+from mwzrepro.scorer.inputs import Coverage, check_structure, check_turns, coverage_of
+from mwzrepro.scorer.results import (
+    BleuScore,
+    DSTScores,
+    EvaluationResult,
+    RichnessScores,
+    StateMatchScores,
+    SuccessScores,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.standard.inputs import PreparedDialogues
+    from mwzrepro.standard.trace import DialogueTrace
+
+__all__ = ["Evaluator", "SETTINGS", "read_predictions"]
+
+log = logging.getLogger("mwzrepro")
+
+#: Inform/Success settings of :class:`Evaluator` (``both`` = standard and optimistic).
+SETTINGS = ("standard", "optimistic", "both")
+
+#: Label used inside the library when no system name is given (never shown).
+_ANONYMOUS = "system"
+
+
+def read_predictions(path: str | Path) -> Any:
+    """Parse a prediction file (JSON).
+
+    Raises:
+        InputError: unreadable, not UTF-8 or not JSON (one line naming the file).
+    """
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p.name}: not valid JSON: {exc}") from None
+
+
+def _signature(text: str, coverage: Coverage) -> str:
+    """A library signature without the system name, with ``cov`` when coverage is partial."""
+    sig = Signature.parse(text).without(["system"])
+    cov = coverage.signature_value()
+    if cov is None:
+        return sig.format()
+    return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
+
+
+class Evaluator:
+    """Score prediction files of the MultiWOZ test set (spec-standard-evaluation).
+
+    Args:
+        bleu, success, richness, dst: which metrics to compute (the reference evaluator's
+            flags; ``dst`` adds its state metrics and the FGA paper's, when every turn has a
+            state).
+        version: dataset version of the references, goals and gold states (``mwz20``,
+            ``mwz21``, ``mwz22``).
+        setting: Inform/Success setting: ``standard``, ``optimistic`` or ``both``.
+        domain_source: active domains of the standard setting: ``auto`` (the reference
+            evaluator's rule), ``provided``, ``estimated``, ``slot-names`` (spec §8).
+        matching, fuzzy_threshold: database fuzzy matching (params block ``inform``).
+        state_match_threshold: threshold of the reference's state metrics (block
+            ``standard``).
+        msttr_window: MSTTR window of the richness metrics (block ``richness``).
+        dst_params: settings of the FGA-paper metrics (block ``dst``; default: its defaults).
+        allow_missing_turns: score dialogues with fewer turns than the test set on their
+            prefix (else an error).
+        strict: anything below full coverage is an error.
+        cache_dir, mirror, registry: where resources are cached and fetched from
+            (:func:`mwzrepro.scorer.resources.load_resources`).
+        progress: progress bars while building resources (None: only on a terminal).
+
+    Construction loads (on first use: fetches and builds) the version's resources.
+
+    Raises:
+        ConfigError: an invalid setting (names it).
+        DownloadError, IngestError: resources cannot be fetched or built.
+    """
+
+    def __init__(self, bleu: bool = True, success: bool = True, richness: bool = True,
+                 dst: bool = False, version: str = "mwz21", setting: str = "standard", *,
+                 domain_source: str = "auto", matching: str = "reference",
+                 fuzzy_threshold: float = 90, state_match_threshold: float = 95,
+                 msttr_window: int = 50, dst_params: DSTParams | None = None,
+                 allow_missing_turns: bool = False, strict: bool = False,
+                 cache_dir: str | Path | None = None, mirror: str | Path | None = None,
+                 registry: str | Path | None = None, progress: bool | None = None) -> None:
+        from mwzrepro.core.params import validate_block
+        from mwzrepro.scorer.resources import load_resources
+        from mwzrepro.standard.params import (
+            SYSTEM_DOMAIN_SOURCES,
+            InformParams,
+            RichnessParams,
+            StandardParams,
+        )
+
+        if setting not in SETTINGS:
+            raise ConfigError(f"setting must be one of {', '.join(SETTINGS)}, got {setting!r}")
+        if domain_source not in SYSTEM_DOMAIN_SOURCES:
+            raise ConfigError(f"domain_source must be one of {', '.join(SYSTEM_DOMAIN_SOURCES)}"
+                              f", got {domain_source!r}")
+        self.inform = validate_block(InformParams, {"matching": matching,
+                                                    "fuzzy_threshold": fuzzy_threshold},
+                                     "inform")
+        self.standard = validate_block(StandardParams,
+                                       {"state_match_threshold": state_match_threshold},
+                                       "standard")
+        self.richness_params = validate_block(RichnessParams, {"msttr_window": msttr_window},
+                                              "richness")
+        self._dst_params = dst_params
+        self.metrics = {"bleu": bleu, "success": success, "richness": richness, "dst": dst}
+        self.version = version
+        self.settings = ("standard", "optimistic") if setting == "both" else (setting,)
+        self.domain_source = domain_source
+        self.allow_missing_turns = allow_missing_turns
+        self.strict = strict
+        self.resources = load_resources(version, cache_dir, mirror, registry, progress)
+
+    # -- public API ---------------------------------------------------------------------
+
+    def evaluate(self, predictions: Mapping[str, Any], system: str | None = None,
+                 source: str = "<predictions>", per_dialogue: bool = False
+                 ) -> EvaluationResult:
+        """Score one system's predictions (the reference evaluator's input format, spec §2).
+
+        Args:
+            predictions: ``{dialogue id: [{"response": str, "state": {...} (optional),
+                "active_domains": [...] (optional)}, ...]}``; never modified.
+            system: label of the system (the ``system`` field; not in the signatures).
+            source: file label for messages.
+            per_dialogue: also fill ``result.dialogues`` with one row per dialogue
+                (:meth:`per_dialogue`).
+
+        Returns:
+            :class:`~mwzrepro.scorer.results.EvaluationResult`.
+
+        Raises:
+            InputError: degenerate input, unknown ids, wrong turn counts, malformed turns,
+                partial coverage under ``strict`` (one line naming the file and dialogues).
+        """
+        return self._run(predictions, system, source, per_dialogue)
+
+    def evaluate_file(self, path: str | Path, system: str | None = None) -> EvaluationResult:
+        """:meth:`evaluate` on a JSON file; ``system`` defaults to the file's stem."""
+        p = Path(path)
+        return self.evaluate(read_predictions(p), system or p.stem, p.name)
+
+    def per_dialogue(self, predictions: Mapping[str, Any], setting: str | None = None,
+                     source: str = "<predictions>") -> list[dict[str, Any]]:
+        """One row per scored dialogue (:func:`mwzrepro.standard.trace.dialogue_row`):
+        Inform and Success per goal domain, offered and goal venue ids, requested and
+        provided slots, in ``setting`` (default: the first of the evaluator's settings).
+
+        Raises:
+            InputError: as :meth:`evaluate`.
+        """
+        return self._dialogue_rows(self._prepare(predictions, source)[1], setting)
+
+    def explain(self, predictions: Mapping[str, Any], dialogue_id: str,
+                setting: str | None = None, source: str = "<predictions>") -> DialogueTrace:
+        """The Inform/Success trace of one dialogue (the paper's Appendix A, Table 7):
+        :class:`mwzrepro.standard.trace.DialogueTrace` with user utterances and the
+        ground-truth responses.
+
+        Raises:
+            InputError: as :meth:`evaluate`; the dialogue is not in the predictions.
+        """
+        from mwzrepro.scorer.inputs import canonical_id
+
+        prep = self._prepare(predictions, source)[1]
+        did = canonical_id(dialogue_id)
+        if did not in prep.dialogues:
+            raise InputError(f"{source}: dialogue {dialogue_id} is not in the predictions")
+        return self._trace(prep, did, setting, context=True)
+
+    def compare(self, a: Mapping[str, Any], b: Mapping[str, Any], params: Any = None,
+                names: tuple[str, str] = ("A", "B")) -> list[Any]:
+        """Compare two systems (A − B) on Inform, Success (first setting) and BLEU with a
+        paired bootstrap over the test dialogues (:func:`mwzrepro.stats.compare.compare`).
+
+        Args:
+            a, b: two prediction mappings.
+            params: :class:`mwzrepro.stats.params.StatsParams` (default: its defaults).
+            names: labels for messages.
+
+        Returns:
+            ``[MetricComparison, ...]`` (``.as_dict()`` gives JSON-ready rows).
+        """
+        from mwzrepro.scorer.compare import compare_predictions
+
+        return compare_predictions(self, a, b, params, names)
+
+    # -- steps ----------------------------------------------------------------------------
+
+    def _prepare(self, data: Mapping[str, Any], source: str
+                 ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
+        """Validate, normalize and prepare the scorer input; never modifies ``data``."""
+        from mwzrepro.prepare.predictions import parse_predictions
+        from mwzrepro.standard.inputs import prepare_predictions
+
+        check_structure(data, source)
+        expected = self.resources.expected
+        truncated = check_turns(data, expected, source, self.allow_missing_turns)
+        unknown: Counter[str] = Counter()
+        preds, _ = parse_predictions(dict(data), expected, source, allow_missing_turns=True,
+                                     unknown_placeholders=unknown)
+        counts = preds.groupby("dialogue_id", sort=False).size().to_dict()
+        coverage = coverage_of(counts, preds["response"].tolist(), expected,
+                               [d for d in truncated if d in counts])
+        if self.strict and not coverage.complete:
+            raise InputError(f"{source}: coverage is {coverage.signature_value()} and --strict "
+                             "(strict=True) requires every test dialogue and turn")
+        order = list(counts)
+        ev = self.resources.eval
+        prep = prepare_predictions(preds, ev.gold, self.domain_source, ev.turn_domains, order,
+                                   where=source)
+        return preds, prep, coverage, unknown
+
+    def _dialogue_rows(self, prep: PreparedDialogues,
+                       setting: str | None) -> list[dict[str, Any]]:
+        from mwzrepro.standard.trace import dialogue_row
+
+        return [dialogue_row(self._trace(prep, did, setting)) for did in prep.dialogues]
+
+    def _run(self, data: Mapping[str, Any], system: str | None, source: str,
+             per_dialogue: bool = False) -> EvaluationResult:
+        label = system or _ANONYMOUS
+        preds, prep, coverage, unknown = self._prepare(data, source)
+        warnings = coverage.warnings(source)
+        if unknown:
+            warnings.append(f"{source}: unknown placeholders deleted by normalization "
+                            f"(spec §3): {dict(sorted(unknown.items()))}")
+        blocks: dict[str, Any] = {}
+        if self.metrics["bleu"]:
+            blocks["bleu"] = self._bleu(preds, label, coverage)
+        if self.metrics["success"]:
+            blocks["success"] = self._success(prep, label, coverage)
+        if self.metrics["richness"]:
+            blocks["richness"] = self._richness(preds, label, coverage)
+        if self.metrics["dst"]:
+            if prep.state_source != "predicted":
+                log.info("%s: DST metrics not computed: they need a predicted state on every "
+                         "turn", source)
+            else:
+                blocks["dst"] = self._state_match(prep, label, coverage)
+                blocks["dst_fga"] = self._dst_fga(preds, label, source, coverage)
+        if per_dialogue:
+            blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
+        for w in warnings:
+            log.warning("%s", w)
+        return EvaluationResult(system or "", self.version, source, coverage,
+                                warnings=tuple(warnings),
+                                unknown_placeholders=dict(sorted(unknown.items())), **blocks)
+
+    def _bleu(self, preds: pd.DataFrame, label: str, coverage: Coverage) -> BleuScore:
+        from mwzrepro.bleu.score import corpus_bleu
+
+        r = corpus_bleu(preds, self.resources.references, self.version, label)
+        return BleuScore(r.score, self.version, _signature(r.signature.format(), coverage),
+                         r.turns)
+
+    def _success(self, prep: PreparedDialogues, label: str,
+                 coverage: Coverage) -> dict[str, SuccessScores]:
+        from mwzrepro.standard.scores import success_scores
+
+        ev = self.resources.eval
+        settings = {s: prep if s == "standard" else prep.with_domains("ground-truth",
+                                                                     ev.turn_domains)
+                    for s in self.settings}
+        scores, _ = success_scores(label, self.version, settings, ev.goals, ev.booked,
+                                   self._database(), self.inform.matching,
+                                   self.inform.fuzzy_threshold)
+        out = {}
+        for s, p in settings.items():
+            sub = scores[scores["setting"] == s]
+            rates = {m: dict(zip(sub.loc[sub["metric"] == m, "key"],
+                                 sub.loc[sub["metric"] == m, "value"].astype(float)))
+                     for m in ("inform", "success")}
+            out[s] = SuccessScores(s, rates["inform"], rates["success"], p.state_source,
+                                   p.domain_source,
+                                   _signature(sub["signature"].iloc[0], coverage))
+        return out
+
+    def _richness(self, preds: pd.DataFrame, label: str, coverage: Coverage) -> RichnessScores:
+        from mwzrepro.standard.scores import richness_scores
+
+        rows = richness_scores(label, preds["response_norm"].tolist(),
+                               window=self.richness_params.msttr_window)
+        values = {k: int(v) if k.startswith("num_") else float(v)
+                  for k, v in zip(rows["key"], rows["value"])}
+        return RichnessScores(values, _signature(rows["signature"].iloc[0], coverage))
+
+    def _state_match(self, prep: PreparedDialogues, label: str,
+                     coverage: Coverage) -> StateMatchScores:
+        from mwzrepro.standard.scores import state_match_scores
+
+        rows = state_match_scores(label, self.version, prep, self.resources.eval.gold,
+                                  self.inform.matching, self.standard.state_match_threshold)
+        v = dict(zip(rows["metric"], rows["value"].astype(float)))
+        return StateMatchScores(v["joint_accuracy"], v["slot_f1"], v["slot_precision"],
+                                v["slot_recall"], _signature(rows["signature"].iloc[0],
+                                                             coverage))
+
+    def _dst_fga(self, preds: pd.DataFrame, label: str, source: str,
+                 coverage: Coverage) -> DSTScores | None:
+        from mwzrepro.dst.params import DSTParams
+        from mwzrepro.dst.runs import DSTRun, score_predictions
+
+        run = DSTRun(self._dst_params or DSTParams(), "states")
+        gold, dropped = self.resources.dst_gold
+        result = score_predictions(run, gold, dropped, preds, source)
+        if result.scores is None:
+            return None
+        s = result.scores
+
+        def pct(x: float | None) -> float | None:
+            return None if x is None else 100 * x
+
+        fuzzy = result.fuzzy
+        return DSTScores(
+            jga=100 * s.jga, sa=100 * s.sa, aga=pct(s.aga), aga_relative=pct(s.aga_relative),
+            fga={repr(float(lam)): 100 * v for lam, v in s.fga.items()},
+            fuzzy_jga=None if fuzzy is None else 100 * fuzzy.jga,
+            dialogues=s.dialogues, turns=s.turns,
+            signature=_signature(run.signature(label, self.version), coverage),
+            fuzzy_signature=None if fuzzy is None else _signature(
+                run.signature(label, self.version, run.fuzzy, "DST-fuzzy"), coverage),
+            notes=tuple(result.notes))
+
+    def _database(self):
+        return self.resources.database(self.inform.matching, self.inform.fuzzy_threshold)
+
+    def _trace(self, prep: PreparedDialogues, did: str, setting: str | None,
+               context: bool = False) -> DialogueTrace:
+        from mwzrepro.standard.trace import trace_dialogue
+
+        setting = setting or self.settings[0]
+        if setting not in ("standard", "optimistic"):
+            raise ConfigError(f"setting must be standard or optimistic, got {setting!r}")
+        ev = self.resources.eval
+        if setting == "optimistic":
+            prep = prep.with_domains("ground-truth", ev.turn_domains)
+        d = prep.dialogues[did]
+        user = refs = None
+        if context:
+            user = self.resources.user_utterances(did)
+            r = self.resources.references
+            refs = r[r["dialogue_id"] == did].sort_values("turn")["reference"].tolist()
+        return trace_dialogue(did, ev.goals[did], ev.booked[did], d["responses"], d["states"],
+                              d["active_domains"], self._database(), setting, user, refs)
