@@ -23,6 +23,7 @@ class Daemon:
     name: str
     proc: subprocess.Popen
     log: Path
+    stop_timeout: float = 15  # seconds between SIGTERM and SIGKILL
 
     @property
     def pid(self) -> int:
@@ -39,13 +40,13 @@ class Daemon:
             return ""
         return "\n".join(text.strip().splitlines()[-lines:])
 
-    def stop(self, timeout: float = 15) -> None:
-        """SIGTERM to its PID; SIGKILL if it has not exited after ``timeout`` seconds."""
+    def stop(self) -> None:
+        """SIGTERM to its PID; SIGKILL if it has not exited after :attr:`stop_timeout`."""
         if self.proc.poll() is not None:
             return
         os.kill(self.proc.pid, signal.SIGTERM)
         try:
-            self.proc.wait(timeout)
+            self.proc.wait(self.stop_timeout)
         except subprocess.TimeoutExpired:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait(5)
@@ -60,14 +61,15 @@ class Daemons:
         logs.mkdir(parents=True, exist_ok=True)
 
     def start(self, name: str, args: list[str], env: dict[str, str] | None = None,
-              cwd: Path | None = None) -> Daemon:
-        """Start ``args`` (a foreground server) with stdout and stderr in ``logs/<name>.out``."""
+              cwd: Path | None = None, stop_timeout: float = 15) -> Daemon:
+        """Start ``args`` (a foreground server) with stdout and stderr in ``logs/<name>.out``;
+        at :meth:`stop_all` it gets SIGTERM, and SIGKILL after ``stop_timeout`` seconds."""
         log = self.logs / f"{name}.out"
         with open(log, "ab") as fh:
             proc = subprocess.Popen(args, stdout=fh, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, env=env, cwd=cwd,
                                     start_new_session=True)
-        daemon = Daemon(name, proc, log)
+        daemon = Daemon(name, proc, log, stop_timeout)
         self.started.append(daemon)
         return daemon
 

@@ -68,7 +68,7 @@ def _apt_install(packages: list[str]) -> None:
         steps = [] if _apt_updated else [["apt-get", "update", "-qq"]]
         steps.append(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages])
         for args in steps:
-            proc = subprocess.run(args, capture_output=True, text=True, env=env)
+            proc = _bounded(args, env, why)
             if proc.returncode != 0:
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
                 pytest.skip(f"{why}: `{' '.join(args[:2])}` failed: {' | '.join(tail)}")
@@ -107,9 +107,19 @@ def _pip_install(requirements: list[str]) -> None:
     args = ([uv, "pip", "install", "--quiet", "--python", sys.executable, *requirements] if uv
             else [sys.executable, "-m", "pip", "install", "--quiet", *requirements])
     t0 = time.perf_counter()
-    proc = subprocess.run(args, capture_output=True, text=True)
+    proc = _bounded(args, None, f"cannot install {' '.join(requirements)}")
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         pytest.skip(f"cannot install {' '.join(requirements)}: {' | '.join(tail)}")
     importlib.invalidate_caches()
     TIMINGS["install (uv pip): " + " ".join(requirements)] = time.perf_counter() - t0
+
+
+def _bounded(args: list[str], env: dict[str, str] | None, why: str,
+             seconds: int = 600) -> subprocess.CompletedProcess:
+    """Run an installer; skip the test (with ``why``) if it takes over ``seconds`` (a held
+    apt lock, an unreachable index)."""
+    try:
+        return subprocess.run(args, capture_output=True, text=True, env=env, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pytest.skip(f"{why}: `{' '.join(args[:3])}` did not finish within {seconds} s")

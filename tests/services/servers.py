@@ -127,7 +127,8 @@ def start_s3(root: Path, daemons: Daemons, bucket: str = "mwzrepro") -> S3Server
         f"-filer.localSocket={root / 'filer.sock'}", f"-s3.localSocket={root / 's3.sock'}",
         f"-s3.config={root / 'identities.json'}", f"-bucket={bucket}", f"-dir={root / 'data'}",
     ]
-    daemons.start("seaweedfs", args, cwd=root)
+    # Its data is thrown away: no need to wait long for the volume server to flush.
+    daemons.start("seaweedfs", args, cwd=root, stop_timeout=5)
     endpoint = f"http://127.0.0.1:{s3}"
     daemons.wait_until(lambda: http_answers(endpoint + "/"), f"SeaweedFS S3 at {endpoint}", 60)
     return S3Server(endpoint=endpoint, bucket=bucket, access_key=access, secret_key=secret)

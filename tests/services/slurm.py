@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import getpass
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -119,8 +118,7 @@ def start_cluster(root: Path, daemons: Daemons, partition: str = "mwzq",
         "StorageLoc=slurm_acct_db",
     ]) + "\n")
     dbd_conf.chmod(0o600)
-    cpus = os.cpu_count() or 1
-    memory = max(512, _total_memory_mb() - 1024)
+    hardware = _node_hardware(cmds["slurmd"])
     conf = etc / "slurm.conf"
     conf.write_text("\n".join([
         "ClusterName=mwzrepro", f"SlurmctldHost={host}(127.0.0.1)",
@@ -138,7 +136,7 @@ def start_cluster(root: Path, daemons: Daemons, partition: str = "mwzq",
         # Connections to slurmdbd take their munge socket from here, not from AuthInfo.
         f"AccountingStoragePass={munge_socket}",
         "ReturnToService=2", "SchedulerType=sched/backfill",
-        f"NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory} State=UNKNOWN",
+        f"NodeName={host} NodeAddr=127.0.0.1 {hardware} State=UNKNOWN",
         # Not a default partition: jobs must name it (as the user's config does).
         f"PartitionName={partition} Nodes={host} Default=NO MaxTime=INFINITE State=UP",
     ]) + "\n")
@@ -188,18 +186,20 @@ def _node_idle(cluster: SlurmCluster, sinfo: str) -> bool:
         return False
 
 
-def _total_memory_mb() -> int:
-    with open("/proc/meminfo") as fh:
-        for line in fh:
-            if line.startswith("MemTotal:"):
-                return int(line.split()[1]) // 1024
-    return 2048
+def _node_hardware(slurmd: str) -> str:
+    """The node's CPUs, sockets, cores and memory as slurmd detects them (``slurmd -C``),
+    memory less 1 GB for the system: a node declared bigger than it is would be drained."""
+    line = subprocess.run([slurmd, "-C"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()[0]
+    fields = dict(item.split("=", 1) for item in line.split()[1:])  # drop NodeName=...
+    fields["RealMemory"] = str(max(512, int(fields["RealMemory"]) - 1024))
+    return " ".join(f"{k}={v}" for k, v in fields.items())
 
 
 def sacct_jobs(cluster: SlurmCluster) -> list[dict[str, str]]:
     """Every job of this cluster's accounting (allocations only): name, account, partition,
     state."""
     fields = ["JobName", "Account", "Partition", "State"]
-    out = cluster.run(shutil.which("sacct") or "sacct", "-a", "-X", "-n", "-P",
-                      "-S", "now-1days", "-o", ",".join(fields))
-    return [dict(zip(fields, line.split("|"))) for line in out.splitlines() if line.strip()]
+    out = cluster.run("sacct", "-a", "-X", "-n", "-P", "-S", "now-1days", "-o", ",".join(fields))
+    rows = [line.split("|") for line in out.splitlines() if line.strip()]
+    return [dict(zip(fields, row, strict=True)) for row in rows]

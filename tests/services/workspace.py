@@ -57,7 +57,7 @@ def tree_state(ws: Path) -> dict[str, tuple[int, int]]:
     state = {}
     for dirpath, dirnames, filenames in os.walk(ws):
         rel = Path(dirpath).relative_to(ws)
-        if rel == Path(".") :
+        if rel == Path("."):
             dirnames[:] = [d for d in dirnames if d != ".git"]
         if rel == Path(".dvc"):
             dirnames[:] = [d for d in dirnames if d != "tmp"]
@@ -85,10 +85,9 @@ class Published:
 
 
 def build_published(root: Path, mirror: Path) -> Published:
-    """Build the subset in ``root/base`` (its own ``dvc.yaml``; ``snakemake --cores 2
-    tables_bleu`` and
-    ``mwzrepro record tables-bleu``) and commit it. Its default DVC remote is the local
-    directory ``root/store`` (unused by the service tests, which name their remote)."""
+    """Build the subset in ``root/base`` (``dvc.yaml`` regenerated for it; ``snakemake
+    --cores 2 tables_bleu``; ``mwzrepro record tables-bleu``) and commit it. Its default DVC
+    remote is the local directory ``root/store`` (unused: the service tests name theirs)."""
     ws = copy_workflow(root / "base", params=reduced_params())
     # The reduced params.yaml changes structural keys: dvc.yaml is regenerated from it.
     run_script("make_dvc_yaml.py", "--workdir", str(ws), cwd=ws)

@@ -146,3 +146,60 @@ def test_parameter_edits_reach_dvc_without_regeneration(edited, jobs, stages):
     assert {"score-success@mwz20", "score-success@mwz21", "unseen@mwz21",
             "tables-bias"} <= dvc_changed
     assert "score-bleu@mwz21" not in dvc_changed
+
+
+# --- the generator's templating on hand-made jobs -------------------------------------------
+
+
+def _job(rule, wildcards, cmd, inputs, outputs):
+    return {"rule": rule, "wildcards": wildcards, "shellcmd": cmd, "input": inputs,
+            "output": outputs, "rule_index": 0}
+
+
+def test_foreach_template_from_wildcards():
+    """Values that follow the wildcards become ${item.<wildcard>}; values equal in every job
+    stay literal (a structural version such as --flags-version mwz21); params are the
+    ${block.key} of the command; metrics outputs are uncached."""
+    import sys
+
+    from tests.workflow.dags import SCRIPTS
+
+    sys.path.insert(0, str(SCRIPTS))
+    from make_dvc_yaml import family
+
+    jobs = [_job("score_dst", {"version": v},
+                 f"mwzrepro score-dst --version {v} --flags-version mwz21 "
+                 f"--lambdas \"${{dst.lambdas}}\" --out-dir results/scores/dst/{v}",
+                 [f"data/interim/{v}/test/states.parquet", "src/mwzrepro/cli/dst.py"],
+                 [f"results/metrics/unseen_{v}.json"])
+            for v in ("mwz21", "mwz20")]
+    assert family(jobs) == {
+        "foreach": {"mwz20": {"version": "mwz20"}, "mwz21": {"version": "mwz21"}},
+        "do": {
+            "cmd": "mwzrepro score-dst --version ${item.version} --flags-version mwz21 "
+                   "--lambdas \"${dst.lambdas}\" --out-dir results/scores/dst/${item.version}",
+            "deps": ["data/interim/${item.version}/test/states.parquet",
+                     "src/mwzrepro/cli/dst.py"],
+            "params": ["dst.lambdas"],
+            "outs": [{"results/metrics/unseen_${item.version}.json": {"cache": False}}],
+        },
+    }
+
+
+def test_foreach_falls_back_to_per_job_values():
+    """A value that varies but not with the wildcards goes into the items."""
+    import sys
+
+    from tests.workflow.dags import SCRIPTS
+
+    sys.path.insert(0, str(SCRIPTS))
+    from make_dvc_yaml import family
+
+    raw = {"mwz20": "data/raw/convlab/test.zip", "mwz21": "data/raw/convlab2/test.zip"}
+    jobs = [_job("ingest", {"version": v}, f"mwzrepro ingest --input {raw[v]}", [raw[v]],
+                 [f"data/interim/{v}/turns.parquet"]) for v in raw]
+    out = family(jobs)
+    assert out["do"]["cmd"] == "mwzrepro ingest --input ${item.arg3}"
+    assert out["do"]["deps"] == ["${item.dep0}"]
+    assert out["foreach"]["mwz21"] == {"version": "mwz21", "arg3": raw["mwz21"],
+                                       "dep0": raw["mwz21"]}

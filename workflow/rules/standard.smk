@@ -6,6 +6,8 @@
 #   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
 STANDARD = config["standard"]
+# MSTTR window: block `richness` (RichnessParams), or `standard` while params.yaml keeps it there.
+RICHNESS_WINDOW = (STANDARD if "msttr_window" in STANDARD else config["richness"])["msttr_window"]
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
 STANDARD_DB = {
     "restaurant": raw("multiwoz-db-restaurant-db"),
@@ -77,7 +79,6 @@ rule score_success:
 rule score_richness:
     input:
         predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
-        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
         code=code("score-richness"),
     output:
         expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
@@ -87,7 +88,7 @@ rule score_richness:
         ENV
     params:
         systems=SYSTEM_OPTIONS,
-        window=quote(STANDARD["msttr_window"]),
+        window=quote(RICHNESS_WINDOW),
     shell:
         "mwzrepro score-richness {params.systems} --predictions-dir data/interim/predictions"
         " --out-dir results/scores/richness --msttr-window {params.window} --log {log}"
@@ -104,7 +105,7 @@ rule score_richness_reference:
     conda:
         ENV
     params:
-        window=quote(STANDARD["msttr_window"]),
+        window=quote(RICHNESS_WINDOW),
     shell:
         "mwzrepro score-richness --references {input.references} --system reference"
         " --version {wildcards.version} --msttr-window {params.window} --out {output}"

@@ -15,9 +15,11 @@ upper-case or end in ``.json``; unknown ids, extra turns and malformed turns are
 errors (:class:`~mwzrepro.core.errors.InputError`); missing dialogues are scored on the rest
 with a loud warning (an error with ``strict``), and dialogues with fewer turns than the test
 set need ``allow_missing_turns``; results are typed (:mod:`mwzrepro.scorer.results`), in
-percent everywhere (``to_dict(units="mwzeval")`` restores the reference's fractions); ``dst``
-also gives the FGA paper's DST metrics; with ``dst`` and no states the DST blocks are None
-(the reference returns zeros).
+percent everywhere — mapping access (``result["success"]``) and ``to_dict(units="mwzeval")``
+give the reference's own object and units; ``dst`` also gives the FGA paper's DST metrics;
+with ``dst`` and no states the DST blocks are None (the reference returns zeros); BLEU is
+keyed by the version (``{"mwz21": ...}``; ``{"mwz22": ...}`` as the reference with
+``version="mwz22"``).
 """
 
 from __future__ import annotations
@@ -30,16 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
-from mwzrepro.core.signature import Signature
-from mwzrepro.scorer.inputs import Coverage, check_structure, check_turns, coverage_of
-from mwzrepro.scorer.results import (
-    BleuScore,
-    DSTScores,
-    EvaluationResult,
-    RichnessScores,
-    StateMatchScores,
-    SuccessScores,
+from mwzrepro.scorer.blocks import (
+    bleu_block,
+    dst_block,
+    richness_block,
+    state_match_block,
+    success_block,
 )
+from mwzrepro.scorer.inputs import Coverage, check_structure, check_turns, coverage_of
+from mwzrepro.scorer.results import EvaluationResult
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,15 +77,6 @@ def read_predictions(path: str | Path) -> Any:
         raise InputError(f"{p.name}: not valid JSON: {exc}") from None
 
 
-def _signature(text: str, coverage: Coverage) -> str:
-    """A library signature without the system name, with ``cov`` when coverage is partial."""
-    sig = Signature.parse(text).without(["system"])
-    cov = coverage.signature_value()
-    if cov is None:
-        return sig.format()
-    return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
-
-
 class Evaluator:
     """Score prediction files of the MultiWOZ test set (spec-standard-evaluation).
 
@@ -109,7 +101,13 @@ class Evaluator:
             (:func:`mwzrepro.scorer.resources.load_resources`).
         progress: progress bars while building resources (None: only on a terminal).
 
-    Construction loads (on first use: fetches and builds) the version's resources.
+    Construction loads (on first use: fetches and builds) the version's resources; settings
+    are checked before that:
+
+    >>> Evaluator(setting="lenient")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mwzrepro.core.errors.ConfigError: setting must be one of standard, ..., got 'lenient'
 
     Raises:
         ConfigError: an invalid setting (names it).
@@ -270,19 +268,26 @@ class Evaluator:
             warnings.append(f"{source}: unknown placeholders deleted by normalization "
                             f"(spec §3): {dict(sorted(unknown.items()))}")
         blocks: dict[str, Any] = {}
+        res, cov, version = self.resources, coverage, self.version
         if self.metrics["bleu"]:
-            blocks["bleu"] = self._bleu(preds, label, coverage)
+            blocks["bleu"] = bleu_block(preds, res.references, version, label, cov)
         if self.metrics["success"]:
-            blocks["success"] = self._success(prep, label, coverage)
+            blocks["success"] = success_block(prep, res.eval, self._database(), self.settings,
+                                              version, label, self.inform.matching,
+                                              self.inform.fuzzy_threshold, cov)
         if self.metrics["richness"]:
-            blocks["richness"] = self._richness(preds, label, coverage)
+            blocks["richness"] = richness_block(preds["response_norm"].tolist(), label,
+                                                self.richness_params.msttr_window, cov)
         if self.metrics["dst"]:
             if prep.state_source != "predicted":
                 log.info("%s: DST metrics not computed: they need a predicted state on every "
                          "turn", source)
             else:
-                blocks["dst"] = self._state_match(prep, label, coverage)
-                blocks["dst_fga"] = self._dst_fga(preds, label, source, coverage)
+                blocks["dst"] = state_match_block(prep, res.eval.gold, version, label,
+                                                  self.inform.matching,
+                                                  self.standard.state_match_threshold, cov)
+                blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
+                                              self._dst_params, cov)
         if per_dialogue:
             blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
         for w in warnings:
@@ -290,81 +295,6 @@ class Evaluator:
         return EvaluationResult(system or "", self.version, source, coverage,
                                 warnings=tuple(warnings),
                                 unknown_placeholders=dict(sorted(unknown.items())), **blocks)
-
-    def _bleu(self, preds: pd.DataFrame, label: str, coverage: Coverage) -> BleuScore:
-        from mwzrepro.bleu.score import corpus_bleu
-
-        r = corpus_bleu(preds, self.resources.references, self.version, label)
-        return BleuScore(r.score, self.version, _signature(r.signature.format(), coverage),
-                         r.turns)
-
-    def _success(self, prep: PreparedDialogues, label: str,
-                 coverage: Coverage) -> dict[str, SuccessScores]:
-        from mwzrepro.standard.scores import success_scores
-
-        ev = self.resources.eval
-        settings = {s: prep if s == "standard" else prep.with_domains("ground-truth",
-                                                                     ev.turn_domains)
-                    for s in self.settings}
-        scores, _ = success_scores(label, self.version, settings, ev.goals, ev.booked,
-                                   self._database(), self.inform.matching,
-                                   self.inform.fuzzy_threshold)
-        out = {}
-        for s, p in settings.items():
-            sub = scores[scores["setting"] == s]
-            rates = {m: dict(zip(sub.loc[sub["metric"] == m, "key"],
-                                 sub.loc[sub["metric"] == m, "value"].astype(float)))
-                     for m in ("inform", "success")}
-            out[s] = SuccessScores(s, rates["inform"], rates["success"], p.state_source,
-                                   p.domain_source,
-                                   _signature(sub["signature"].iloc[0], coverage))
-        return out
-
-    def _richness(self, preds: pd.DataFrame, label: str, coverage: Coverage) -> RichnessScores:
-        from mwzrepro.standard.scores import richness_scores
-
-        rows = richness_scores(label, preds["response_norm"].tolist(),
-                               window=self.richness_params.msttr_window)
-        values = {k: int(v) if k.startswith("num_") else float(v)
-                  for k, v in zip(rows["key"], rows["value"])}
-        return RichnessScores(values, _signature(rows["signature"].iloc[0], coverage))
-
-    def _state_match(self, prep: PreparedDialogues, label: str,
-                     coverage: Coverage) -> StateMatchScores:
-        from mwzrepro.standard.scores import state_match_scores
-
-        rows = state_match_scores(label, self.version, prep, self.resources.eval.gold,
-                                  self.inform.matching, self.standard.state_match_threshold)
-        v = dict(zip(rows["metric"], rows["value"].astype(float)))
-        return StateMatchScores(v["joint_accuracy"], v["slot_f1"], v["slot_precision"],
-                                v["slot_recall"], _signature(rows["signature"].iloc[0],
-                                                             coverage))
-
-    def _dst_fga(self, preds: pd.DataFrame, label: str, source: str,
-                 coverage: Coverage) -> DSTScores | None:
-        from mwzrepro.dst.params import DSTParams
-        from mwzrepro.dst.runs import DSTRun, score_predictions
-
-        run = DSTRun(self._dst_params or DSTParams(), "states")
-        gold, dropped = self.resources.dst_gold
-        result = score_predictions(run, gold, dropped, preds, source)
-        if result.scores is None:
-            return None
-        s = result.scores
-
-        def pct(x: float | None) -> float | None:
-            return None if x is None else 100 * x
-
-        fuzzy = result.fuzzy
-        return DSTScores(
-            jga=100 * s.jga, sa=100 * s.sa, aga=pct(s.aga), aga_relative=pct(s.aga_relative),
-            fga={repr(float(lam)): 100 * v for lam, v in s.fga.items()},
-            fuzzy_jga=None if fuzzy is None else 100 * fuzzy.jga,
-            dialogues=s.dialogues, turns=s.turns,
-            signature=_signature(run.signature(label, self.version), coverage),
-            fuzzy_signature=None if fuzzy is None else _signature(
-                run.signature(label, self.version, run.fuzzy, "DST-fuzzy"), coverage),
-            notes=tuple(result.notes))
 
     def _database(self):
         return self.resources.database(self.inform.matching, self.inform.fuzzy_threshold)

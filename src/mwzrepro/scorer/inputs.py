@@ -20,10 +20,10 @@ Field types of every turn are checked by :func:`mwzrepro.prepare.predictions.par
 Traceback (most recent call last):
 ...
 mwzrepro.core.errors.InputError: mine.json: no dialogues (the object is empty)
->>> check_structure([], "mine.json")
+>>> check_structure([], "mine.json")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mwzrepro.core.errors.InputError: mine.json: top level must be an object {dialogue id: [turns]}, got a list
+mwzrepro.core.errors.InputError: mine.json: top level must be an object ..., got a list
 """
 
 from __future__ import annotations
@@ -45,8 +45,7 @@ def canonical_id(raw: object) -> str:
     >>> canonical_id("PMUL4462.json"), canonical_id("sng0073")
     ('pmul4462', 'sng0073')
     """
-    did = str(raw).lower()
-    return did[:-5] if did.endswith(".json") else did
+    return str(raw).lower().removesuffix(".json")
 
 
 def _listing(items: list[str]) -> str:
@@ -166,8 +165,12 @@ class Coverage:
     def warnings(self, source: str) -> list[str]:
         """Loud one-line warnings: partial coverage (with counts) and empty responses.
 
-        >>> Coverage(944, 1000, 6757, 7372, ("mul0001",)).warnings("labes.json")[0]
-        'labes.json: PARTIAL COVERAGE: 944 of 1000 test dialogues (94.4 %); 6757 of 7372 turns (91.7 %); 56 dialogue(s) missing (e.g. mul0001); every number below is computed on this subset only (the signatures record it)'
+        >>> w = Coverage(944, 1000, 6757, 7372, ("mul0001",)).warnings("labes.json")[0]
+        >>> for part in w.split("; "): print(part)
+        labes.json: PARTIAL COVERAGE: 944 of 1000 test dialogues (94.4 %)
+        6757 of 7372 turns (91.7 %)
+        56 dialogue(s) missing (e.g. mul0001)
+        every number below is computed on this subset only (the signatures record it)
         """
         out = []
         if not self.complete:

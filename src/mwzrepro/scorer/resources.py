@@ -5,9 +5,9 @@ from a verified cache directory (:mod:`mwzrepro.scorer.cache`).
 First use of a version: fetch and verify the raw files (:mod:`mwzrepro.scorer.fetch`), build
 the tables (:func:`mwzrepro.scorer.build.build_tables`), store them as JSON in the form the
 scorers read (:func:`resource_files`: no Parquet, so scoring needs neither pyarrow nor
-pandera), copy the four database files, write the manifest — under a file lock, so concurrent first calls build once. Later uses re-hash
-every file against the manifest (a few milliseconds) and rebuild when anything is missing or
-differs.
+pandera), copy the four database files, write the manifest — under a file lock, so
+concurrent first calls build once. Later uses re-hash every file against the manifest (a few
+milliseconds) and rebuild when anything is missing or differs.
 
 The cache directory of a build is named by a *build key*: a hash of the cache format, the
 version's recipe, the registry file, the package version, the normalization version and the
@@ -63,7 +63,8 @@ RESOURCE_FILES = ("references", "eval_goals", "booked_domains", "gold_states", "
 
 #: Modules (relative to the package) whose code shapes the built tables.
 _BUILDER_MODULES = (
-    "scorer/build.py", "scorer/resources.py", "prepare/ingest/convlab.py", "prepare/ingest/mwz22.py",
+    "scorer/build.py", "scorer/resources.py", "prepare/ingest/convlab.py",
+    "prepare/ingest/mwz22.py",
     "prepare/delex/span.py", "core/normalize.py", "core/normalize_state.py", "core/io.py",
     "standard/goals.py", "standard/booked.py", "standard/gold_states.py",
     "standard/active_domains.py", "core/schemas/__init__.py", "core/schemas/dataset.py",

@@ -17,6 +17,9 @@ byte for byte, where slot precision and recall are fractions.
 Signatures carry no system name (that is the ``system`` field) and record the coverage when
 it is below 100 % (``cov:dialogues=944/1000,turns=6757/7372``).
 
+Mapping access (``result["bleu"]``, ``dict(result)``) gives the reference evaluator's result
+object exactly — its four keys, its units — for code written against it.
+
 >>> r = BleuScore(17.35, "mwz21", "BLEU|ver:mwz21|v:0.1.0")
 >>> r.to_dict()
 {'mwz21': 17.35}
@@ -188,6 +191,31 @@ class EvaluationResult:
     warnings: tuple[str, ...] = ()
     unknown_placeholders: dict[str, int] = field(default_factory=dict)
     dialogues: tuple[dict[str, Any], ...] = ()
+
+    #: Keys of the reference evaluator's result object (the mapping view below).
+    MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
+
+    def __getitem__(self, key: str) -> Any:
+        """Mapping access is the reference evaluator's result object, in its units —
+        ``result["success"]["inform"]["total"]``, ``result["dst"]["slot_precision"]`` (a
+        fraction there) — so code written for it keeps working.
+
+        Raises:
+            KeyError: not one of :attr:`MWZEVAL_KEYS`.
+        """
+        if key not in self.MWZEVAL_KEYS:
+            raise KeyError(key)
+        return self.to_dict("mwzeval")[key]
+
+    def keys(self) -> tuple[str, ...]:
+        """:attr:`MWZEVAL_KEYS` (the mapping view)."""
+        return self.MWZEVAL_KEYS
+
+    def __iter__(self):
+        return iter(self.MWZEVAL_KEYS)
+
+    def __len__(self) -> int:
+        return len(self.MWZEVAL_KEYS)
 
     def signatures(self) -> dict[str, str]:
         """``{block: signature}`` of every computed block."""

@@ -48,7 +48,7 @@ def fmt_number(value: Any, key: str) -> str:
     """One value rounded as the papers print it (module docstring); ``–`` for None."""
     if value is None:
         return "–"
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, bool | int):
         return str(value)
     return f"{value:.1f}" if key in _ONE_DECIMAL else f"{value:.2f}"
 
@@ -241,7 +241,8 @@ def format_trace(trace: DialogueTrace) -> str:
     for d in trace.goal:
         venues = trace.goal_venues.get(d)
         offered = trace.outcome.offered.get(d)
-        out.append(f"  {d}: offered {_ids(offered)} ({'matched automatically' if offered is None else f'{len(offered)} venue(s)'})"
+        how = "matched automatically" if offered is None else f"{len(offered)} venue(s)"
+        out.append(f"  {d}: offered {_ids(offered)} ({how})"
                    + ("" if venues is None else f"; goal venues {_ids(venues)} ({len(venues)})")
                    + f"; requested {', '.join(trace.goal[d].get('requestable', [])) or '–'}"
                    + f"; provided {', '.join(trace.provided.get(d, [])) or '–'}"

@@ -56,6 +56,9 @@ def test_hand_checked_numbers(mini):
 def test_units_percent_everywhere_or_as_the_reference_evaluator(mini):
     r = evaluator(mini, dst=True).evaluate(PREDICTIONS)
     pct, ref = r.to_dict()["dst"], r.to_dict(units="mwzeval")["dst"]
+    assert dict(r) == {k: r.to_dict("mwzeval")[k] for k in ("bleu", "success", "richness",
+                                                              "dst")}
+    assert r["dst"] == ref and r["success"]["inform"]["total"] == 100.0
     assert pct["slot_precision"] == 100 * ref["slot_precision"]
     assert 0 < ref["slot_recall"] <= 1 and pct["slot_recall"] > 1
     assert pct["joint_accuracy"] == ref["joint_accuracy"]

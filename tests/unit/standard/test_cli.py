@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from mwzrepro.cli import bleu as bleu_cli
 from mwzrepro.cli import main
-from mwzrepro.cli import score as score_cli
 from mwzrepro.cli import standard as standard_cli
 from mwzrepro.prepare.delex.span import build_references
 from mwzrepro.core.errors import ConfigError, InputError
@@ -40,7 +39,7 @@ PREDICTIONS = {
 }
 
 
-COMMANDS = {c.name: c for m in (standard_cli, score_cli, bleu_cli) for c in m.COMMANDS}
+COMMANDS = {c.name: c for m in (standard_cli, bleu_cli) for c in m.COMMANDS}
 
 
 def invoke(*args):
@@ -85,70 +84,6 @@ def test_goals_outputs(data):
     td = read_table(base / "turn_domains.parquet", "turn_domains")
     assert [list(x) for x in td["domains"]] == [["restaurant"], ["restaurant"], ["taxi"]]
     assert read_metadata(base / "gold_states.parquet")["dontcare"] == "dropped"
-
-
-def test_score_full_file_json(data, tmp_path):
-    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
-    r = score(data, f, "--format", "json", "--setting", "both")
-    assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
-    assert out["coverage"]["dialogues"] == 2 and out["coverage"]["missing_dialogues"] == []
-    std = out["success"]["standard"]
-    assert std["inform"] == {"restaurant": 100.0, "taxi": 100.0, "total": 100.0}
-    assert std["success"] == {"restaurant": 100.0, "taxi": 100.0, "total": 100.0}
-    assert (std["state_source"], std["domain_source"]) == ("predicted", "estimated")
-    assert "set:standard" in std["signature"] and "match:reference" in std["signature"]
-    assert "dom:ground-truth" in out["success"]["optimistic"]["signature"]
-    assert out["bleu"]["signature"].startswith("BLEU|system:mine|ver:mini")
-    assert out["richness"]["num_unigrams"] > 0 and "tok:lexdiv-0.1.1" in out["richness"][
-        "signature"]
-    # the gold state of sng9001 turn 1 also has the name: 2 of 3 turns match jointly
-    assert out["state_match"]["joint_accuracy"] == pytest.approx(200 / 3)
-
-
-def test_score_text_format(data, tmp_path):
-    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
-    r = score(data, f)
-    assert r.exit_code == 0, r.output
-    assert "====== SUCCESS (standard) ======" in r.output
-    assert "signature: Inform/Success|system:mine|ver:mini" in r.output
-
-
-def test_missing_dialogue_is_reported_and_the_rest_scored(data, tmp_path):
-    f = write_predictions(tmp_path / "partial.json", {"sng9001": PREDICTIONS["sng9001"]})
-    r = score(data, f, "--format", "json")
-    assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
-    assert out["coverage"]["missing_dialogues"] == ["sng9002"]
-    assert (out["coverage"]["dialogues"], out["coverage"]["expected_dialogues"]) == (1, 2)
-    assert out["success"]["standard"]["inform"] == {"restaurant": 100.0, "total": 100.0}
-
-
-def test_unknown_dialogue_id_is_an_error_naming_it(data, tmp_path):
-    f = write_predictions(tmp_path / "bad.json", {**PREDICTIONS, "pmul9999": []})
-    r = score(data, f)
-    assert r.exit_code != 0
-    assert isinstance(r.exception, InputError) and "pmul9999" in str(r.exception)
-
-
-def test_wrong_turn_count_is_an_error_naming_the_dialogue(data, tmp_path):
-    too_many = {**PREDICTIONS, "sng9002": PREDICTIONS["sng9002"] * 2}
-    r = score(data, write_predictions(tmp_path / "long.json", too_many))
-    assert isinstance(r.exception, InputError)
-    assert "sng9002 (2 turns, expected 1)" in str(r.exception)
-    too_few = {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]}
-    f = write_predictions(tmp_path / "short.json", too_few)
-    r = score(data, f)
-    assert isinstance(r.exception, InputError) and "sng9001" in str(r.exception)
-    r = score(data, f, "--allow-missing-turns", "--format", "json")
-    assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["coverage"]["truncated_dialogues"] == ["sng9001"]
-
-
-def test_missing_resources_are_named(data, tmp_path):
-    f = write_predictions(tmp_path / "mine.json", PREDICTIONS)
-    r = invoke("score", f, "--version", "nope", "--data-dir", data / "interim", *DB_ARGS)
-    assert isinstance(r.exception, InputError) and "eval_goals.parquet" in str(r.exception)
 
 
 def test_pipeline_commands_and_tables(data, tmp_path):

@@ -1,0 +1,125 @@
+"""Benchmark: ``mwzrepro score`` as a user runs it — whole processes, from an empty directory —
+and the install size of the scorer with and without the workflow extra.
+
+Calls timed (wall clock of the whole process; one system's prediction file):
+
+1. first call, cold cache: fetch and verify the raw files (from the mirror), build the
+   MultiWOZ 2.1 resources, score;
+2. later call, same file: the stored result is verified and printed (the issue's target for a
+   later call: <= 1.5 s);
+3. later call, same file, ``--no-result-cache``: full scoring on the cached resources;
+4. later call, another system's file: full scoring on the cached resources (first time for
+   that file).
+
+With ``--install``, two fresh virtual environments get ``pip install`` of this repository,
+without and with ``[workflow]``, and their sizes are reported (``du`` of the environment,
+minus an empty environment). That needs PyPI (or pip's cache) and takes a few minutes.
+
+Usage::
+
+    .venv/bin/python benchmarks/score_cli.py [--mirror ../shared/mirror] [--system ubar]
+        [--other damd] [--mwzrepro .venv/bin/mwzrepro] [--repeat 3] [--install]
+
+Wall times depend on other load on the machine; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EVALUATOR = "Tomiinek/MultiWOZ_Evaluation"
+
+
+def prediction(mirror: Path, system: str) -> Path:
+    hits = sorted((mirror / EVALUATOR).glob(f"*/predictions/{system}.json"))
+    if not hits:
+        raise SystemExit(f"no predictions/{system}.json under {mirror / EVALUATOR}")
+    return hits[0]
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    run = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{run.stderr}")
+    return wall
+
+
+def du(path: Path) -> int:
+    return int(subprocess.run(["du", "-sk", str(path)], capture_output=True, text=True,
+                              check=True).stdout.split()[0]) * 1024
+
+
+def install_sizes(work: Path) -> dict[str, float]:
+    """MB of a fresh environment with ``pip install .`` and ``.[workflow]`` (minus an empty
+    environment)."""
+    source = work / "source"
+    shutil.copytree(REPO / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source)
+    sizes = {}
+    venv.create(work / "empty", with_pip=True)
+    base = du(work / "empty")
+    for label, spec in (("core", str(source)), ("workflow", f"{source}[workflow]")):
+        env_dir = work / label
+        venv.create(env_dir, with_pip=True)
+        subprocess.run([env_dir / "bin" / "python", "-m", "pip", "install", "--quiet",
+                        "--disable-pip-version-check", spec], check=True)
+        sizes[label] = (du(env_dir) - base) / 1e6
+    return sizes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mirror", type=Path,
+                    default=Path(os.environ.get("MWZREPRO_MIRROR", REPO.parent / "shared" /
+                                                "mirror")))
+    ap.add_argument("--system", default="ubar")
+    ap.add_argument("--other", default="damd")
+    ap.add_argument("--mwzrepro", default=str(REPO / ".venv" / "bin" / "mwzrepro"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--install", action="store_true")
+    args = ap.parse_args()
+    mirror = args.mirror.resolve()
+    with tempfile.TemporaryDirectory(prefix="mwzrepro-bench-") as tmp:
+        work = Path(tmp)
+        empty = work / "empty-cwd"
+        empty.mkdir()
+        env = {**os.environ, "MWZREPRO_MIRROR": str(mirror),
+               "MWZREPRO_CACHE": str(work / "cache")}
+        cmd = [args.mwzrepro, "score"]
+        mine, other = prediction(mirror, args.system), prediction(mirror, args.other)
+        rows = [("first call, cold cache", timed(cmd + [str(mine)], empty, env))]
+        for label, extra, path in (
+            ("later call, same file (stored result)", [], mine),
+            ("later call, same file, --no-result-cache", ["--no-result-cache"], mine),
+        ):
+            walls = [timed(cmd + [str(path)] + extra, empty, env) for _ in range(args.repeat)]
+            rows.append((label, min(walls)))
+        rows.append((f"later call, another file ({args.other})",
+                     timed(cmd + [str(other)], empty, env)))
+        print(f"mwzrepro score {args.system}.json (all metrics), {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.2f}")
+        for label, wall in rows:
+            print(f"  {label:<45} {wall:6.2f} s wall")
+        if args.install:
+            sizes = install_sizes(work / "install")
+            print("install size (pip install ., above an empty environment):")
+            for label, mb in sizes.items():
+                print(f"  {label:<45} {mb:6.0f} MB")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""The metric blocks of one evaluation, each computed by the library function the pipeline's
+phase uses and turned into its typed result (:mod:`mwzrepro.scorer.results`, percent):
+
+* :func:`bleu_block` — :func:`mwzrepro.bleu.score.corpus_bleu` (spec-standard-evaluation §11);
+* :func:`success_block` — :func:`mwzrepro.standard.scores.success_scores` (§9, §10), per
+  setting;
+* :func:`richness_block` — :func:`mwzrepro.standard.scores.richness_scores` (§12);
+* :func:`state_match_block` — :func:`mwzrepro.standard.scores.state_match_scores` (§13);
+* :func:`dst_block` — :func:`mwzrepro.dst.runs.score_predictions` (spec-dst-metrics: JGA, SA,
+  AGA, FGA(λ), fuzzy JGA).
+
+Signatures lose the system name (it is the result's ``system`` field) and gain the coverage
+when it is partial (:func:`public_signature`).
+
+>>> from mwzrepro.scorer.inputs import Coverage
+>>> public_signature("BLEU|system:ubar|ver:mwz21|v:0.1.0", Coverage(2, 2, 5, 5))
+'BLEU|ver:mwz21|v:0.1.0'
+>>> public_signature("BLEU|system:x|ver:mwz21|v:0.1.0", Coverage(1, 2, 3, 5))
+'BLEU|ver:mwz21|cov:dialogues=1/2,turns=3/5|v:0.1.0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.signature import Signature
+from mwzrepro.scorer.inputs import Coverage
+from mwzrepro.scorer.results import (
+    BleuScore,
+    DSTScores,
+    RichnessScores,
+    StateMatchScores,
+    SuccessScores,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.standard.inputs import PreparedDialogues
+    from mwzrepro.standard.scoring import EvalResources
+
+__all__ = ["public_signature", "bleu_block", "success_block", "richness_block",
+           "state_match_block", "dst_block"]
+
+
+def public_signature(text: str, coverage: Coverage) -> str:
+    """A library signature without the system name, with ``cov`` when coverage is partial."""
+    sig = Signature.parse(text).without(["system"])
+    cov = coverage.signature_value()
+    if cov is None:
+        return sig.format()
+    return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
+
+
+def bleu_block(preds: pd.DataFrame, references: pd.DataFrame, version: str, label: str,
+               coverage: Coverage) -> BleuScore:
+    """Corpus BLEU of a ``predictions`` table against the version's references."""
+    from mwzrepro.bleu.score import corpus_bleu
+
+    r = corpus_bleu(preds, references, version, label)
+    return BleuScore(r.score, version, public_signature(r.signature.format(), coverage),
+                     r.turns)
+
+
+def success_block(prep: PreparedDialogues, resources: EvalResources, database: Any,
+                  settings: Sequence[str], version: str, label: str, matching: str,
+                  threshold: float, coverage: Coverage) -> dict[str, SuccessScores]:
+    """Inform/Success rates per setting (``standard`` with ``prep``'s domains, ``optimistic``
+    with the ground-truth turn domains)."""
+    from mwzrepro.standard.scores import success_scores
+
+    prepared = {s: prep if s == "standard" else prep.with_domains(
+        "ground-truth", resources.turn_domains) for s in settings}
+    scores, _ = success_scores(label, version, prepared, resources.goals, resources.booked,
+                               database, matching, threshold)
+    out = {}
+    for s, p in prepared.items():
+        sub = scores[scores["setting"] == s]
+        rates = {m: dict(zip(sub.loc[sub["metric"] == m, "key"],
+                             sub.loc[sub["metric"] == m, "value"].astype(float)))
+                 for m in ("inform", "success")}
+        out[s] = SuccessScores(s, rates["inform"], rates["success"], p.state_source,
+                               p.domain_source,
+                               public_signature(sub["signature"].iloc[0], coverage))
+    return out
+
+
+def richness_block(responses: list[str], label: str, window: int,
+                   coverage: Coverage) -> RichnessScores:
+    """Lexical richness of the normalized responses in file order (MSTTR depends on it)."""
+    from mwzrepro.standard.scores import richness_scores
+
+    rows = richness_scores(label, responses, window=window)
+    values = {k: int(v) if k.startswith("num_") else float(v)
+              for k, v in zip(rows["key"], rows["value"])}
+    return RichnessScores(values, public_signature(rows["signature"].iloc[0], coverage))
+
+
+def state_match_block(prep: PreparedDialogues, gold: Mapping[str, Any], version: str,
+                      label: str, matching: str, threshold: float,
+                      coverage: Coverage) -> StateMatchScores:
+    """The reference evaluator's state metrics of predicted states."""
+    from mwzrepro.standard.scores import state_match_scores
+
+    rows = state_match_scores(label, version, prep, gold, matching, threshold)
+    v = dict(zip(rows["metric"], rows["value"].astype(float)))
+    return StateMatchScores(v["joint_accuracy"], v["slot_f1"], v["slot_precision"],
+                            v["slot_recall"],
+                            public_signature(rows["signature"].iloc[0], coverage))
+
+
+def dst_block(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any], version: str,
+              label: str, source: str, params: DSTParams | None,
+              coverage: Coverage) -> DSTScores | None:
+    """The FGA paper's DST metrics (percent) of predicted states; None without states.
+
+    Args:
+        gold: ``(gold dialogues, dropped gold slot counts)`` of
+            :func:`mwzrepro.dst.readers.gold.gold_from_tables`.
+        params: the ``dst`` parameters (default: their defaults, as params.yaml).
+    """
+    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.dst.runs import DSTRun, score_predictions
+
+    run = DSTRun(params or DSTParams(), "states")
+    result = score_predictions(run, gold[0], gold[1], preds, source)
+    if result.scores is None:
+        return None
+    s, fuzzy = result.scores, result.fuzzy
+
+    def pct(x: float | None) -> float | None:
+        return None if x is None else 100 * x
+
+    return DSTScores(
+        jga=100 * s.jga, sa=100 * s.sa, aga=pct(s.aga), aga_relative=pct(s.aga_relative),
+        fga={repr(float(lam)): 100 * v for lam, v in s.fga.items()},
+        fuzzy_jga=None if fuzzy is None else 100 * fuzzy.jga,
+        dialogues=s.dialogues, turns=s.turns,
+        signature=public_signature(run.signature(label, version), coverage),
+        fuzzy_signature=None if fuzzy is None else public_signature(
+            run.signature(label, version, run.fuzzy, "DST-fuzzy"), coverage),
+        notes=tuple(result.notes))
