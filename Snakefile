@@ -30,6 +30,8 @@ include: "workflow/rules/dst.smk"
 include: "workflow/rules/consistency.smk"
 include: "workflow/rules/unseen.smk"
 include: "workflow/rules/tables.smk"
+include: "workflow/rules/paper.smk"
+include: "workflow/rules/stats.smk"
 
 
 rule all:

@@ -194,7 +194,7 @@ def test_empty_mirror_fails_fast_without_partial_files(tmp_path: Path) -> None:
     """The group's download job stops at its first file, naming it and its pinned id."""
     from mwzrepro.core.sources import groups, load_registry
 
-    registry = load_registry(REPO / "workflow/resources/sources.yaml", "sources")
+    registry = load_registry(REPO / "src/mwzrepro/resources/sources.yaml", "sources")
     first = groups(registry)["mwz21"][0]
     work = _copy_repo(tmp_path / "empty")
     empty = tmp_path / "empty-mirror"

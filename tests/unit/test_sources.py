@@ -78,7 +78,7 @@ def test_verify_file(tmp_path: Path) -> None:
 
 
 def test_registry_pins_every_source_the_issue_lists() -> None:
-    reg = load_registry(REPO / "workflow/resources/sources.yaml")
+    reg = load_registry(REPO / "src/mwzrepro/resources/sources.yaml")
     roles = {s.role for s in reg.values()}
     for role in ("mwz20-test", "mwz20-val", "mwz21-test", "mwz21-val", "mwz22-test", "mwz22-dev",
                  "mwz22-train", "mwz22-dialog-acts", "schema", "db", "eval-booked-domains",
@@ -99,7 +99,7 @@ def test_download_groups_of_the_registry() -> None:
     repository's files; every `sources:` entry is in exactly one group."""
     from mwzrepro.core.sources import groups
 
-    sources = load_registry(REPO / "workflow/resources/sources.yaml", "sources")
+    sources = load_registry(REPO / "src/mwzrepro/resources/sources.yaml", "sources")
     by_group = groups(sources)
     assert set(by_group) == {"fga", "multiwoz", "mwz20", "mwz21", "mwzeval", "sgd"}
     assert sum(len(v) for v in by_group.values()) == len(sources)

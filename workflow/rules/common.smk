@@ -20,7 +20,7 @@ TEMPLATE = os.environ.get(TEMPLATE_ENV) == "1"
 if TEMPLATE:
     config.update(placeholders(config))
 
-REGISTRY = "workflow/resources/sources.yaml"
+REGISTRY = "src/mwzrepro/resources/sources.yaml"
 with open(REGISTRY, encoding="utf-8") as _fh:
     SOURCES = yaml.load(_fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["sources"]
 # Final targets; every rules file appends its own.

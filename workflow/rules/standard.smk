@@ -5,9 +5,6 @@
 #                              process, one pair of files per system
 #   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
-STANDARD = config["standard"]
-# MSTTR window: block `richness` (RichnessParams), or `standard` while params.yaml keeps it there.
-RICHNESS_WINDOW = (STANDARD if "msttr_window" in STANDARD else config["richness"])["msttr_window"]
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
 STANDARD_DB = {
     "restaurant": raw("multiwoz-db-restaurant-db"),
@@ -17,11 +14,7 @@ STANDARD_DB = {
 }
 SUCCESS_SYSTEMS = SYSTEMS + ["oracle"]
 # Options of score-success (params.yaml blocks `inform` and `standard`).
-SUCCESS_OPTIONS = (
-    options("inform")
-    + f" --domain-sources {quote(STANDARD['domain_sources'])}"
-    + f" --state-match-threshold {quote(STANDARD['state_match_threshold'])}"
-)
+SUCCESS_OPTIONS = options("inform") + " " + options("standard")
 
 
 rule goals:
@@ -88,10 +81,10 @@ rule score_richness:
         ENV
     params:
         systems=SYSTEM_OPTIONS,
-        window=quote(RICHNESS_WINDOW),
+        window=options("richness"),
     shell:
         "mwzrepro score-richness {params.systems} --predictions-dir data/interim/predictions"
-        " --out-dir results/scores/richness --msttr-window {params.window} --log {log}"
+        " --out-dir results/scores/richness {params.window} --log {log}"
 
 
 rule score_richness_reference:
@@ -105,10 +98,10 @@ rule score_richness_reference:
     conda:
         ENV
     params:
-        window=quote(RICHNESS_WINDOW),
+        window=options("richness"),
     shell:
         "mwzrepro score-richness --references {input.references} --system reference"
-        " --version {wildcards.version} --msttr-window {params.window} --out {output}"
+        " --version {wildcards.version} {params.window} --out {output}"
         " --log {log}"
 
 

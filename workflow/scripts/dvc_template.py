@@ -32,6 +32,7 @@ STRUCTURAL = (
     "consistency.dst_version",
     "unseen.bases",
     "bias.sources",
+    "bleu_styles",
 )
 
 #: How a placeholder is written inside the workflow: ``$<key>``. Snakemake expands ``{...}``

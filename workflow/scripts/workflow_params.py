@@ -24,17 +24,17 @@ System = Annotated[str, Field(pattern=SYSTEM_PATTERN)]
 #: model here get a permissive schema (any mapping) until their area defines one.
 AREA_MODELS: dict[str, str] = {
     "inform": "mwzrepro.standard.params:InformParams",
-    # "standard": "mwzrepro.standard.params:StandardParams",  # once msttr_window moves to
-    #                                                         # the `richness` block
+    "standard": "mwzrepro.standard.params:StandardParams",
     "richness": "mwzrepro.standard.params:RichnessParams",
     "dst": "mwzrepro.dst.params:DSTParams",
     "consistency": "mwzrepro.consistency.params:ConsistencyParams",
     "unseen": "mwzrepro.unseen.params:UnseenParams",
     "bias": "mwzrepro.unseen.params:BiasParams",
     "stats": "mwzrepro.stats.params:StatsParams",
+    "bleu_styles": "mwzrepro.bleu.params:BleuStylesParams",
 }
 #: Blocks of params.yaml that no model describes yet (permissive schema).
-UNMODELLED = ("standard",)
+UNMODELLED: tuple[str, ...] = ()
 
 
 class _Block(BaseModel):
@@ -59,7 +59,7 @@ class Dataset(_Block):
     split: str = Field(..., pattern=r"^(test|val|train)$", description="Split label.")
     raw: str = Field(..., min_length=1,
                      description="The raw file: a path under data/raw/, as listed in "
-                     "workflow/resources/sources.yaml.")
+                     "src/mwzrepro/resources/sources.yaml.")
 
 
 class Predictions(_Block):

@@ -16,7 +16,7 @@ IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 @click.command("download")
 @click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry (workflow/resources/sources.yaml), for --group or --id.")
+              help="Sources registry (src/mwzrepro/resources/sources.yaml), for --group or --id.")
 @click.option("--group", default=None,
               help="Fetch every `sources:` entry of this group (first component of its path, "
                    "e.g. mwz21, sgd) to OUT_DIR/<path>; what the pipeline does.")
@@ -208,7 +208,7 @@ def _prediction_tables(input_file: Path, expected: dict[str, int], out: Path, co
 @click.argument("prediction_file", type=IN_FILE)
 @click.option("--name", required=True, help="System name (lowercase, e.g. mysystem).")
 @click.option("--sources", "registry", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=Path("workflow/resources/sources.yaml"), show_default=True,
+              default=Path("src/mwzrepro/resources/sources.yaml"), show_default=True,
               help="Sources registry to add the file to.")
 def add_system(prediction_file: Path, name: str, registry: Path) -> None:
     """Register your own prediction file so that every table includes it.

@@ -1,6 +1,6 @@
 """Pinned upstream sources: registry, git-blob verification, mirror resolution, atomic fetch.
 
-The registry is ``workflow/resources/sources.yaml`` (``sources:`` used by the pipeline,
+The registry is ``src/mwzrepro/resources/sources.yaml`` (``sources:`` used by the pipeline,
 ``extra:`` every other pinned file). Each entry pins an upstream URL at a commit and the file's
 git blob SHA-1, ``sha1(b"blob <size>\\0" + content)``, so a file from the network and one from a
 local mirror are verified the same way. A mirror is a directory with the upstream layout
@@ -62,7 +62,7 @@ def load_registry(path: str | os.PathLike[str], section: str | None = None) -> d
     """Read the sources registry.
 
     Args:
-        path: the YAML file (``workflow/resources/sources.yaml``).
+        path: the YAML file (``src/mwzrepro/resources/sources.yaml``).
         section: ``"sources"``, ``"extra"`` or ``None`` for both.
 
     Returns:

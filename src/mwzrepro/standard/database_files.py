@@ -4,7 +4,7 @@
 The normative bytes are listed in :data:`NORMATIVE_SHA256`:
 
 * attraction, hotel, train: ``Tomiinek/MultiWOZ_Evaluation/<commit>/mwzeval/data/database/``
-  (``mwzeval-database-{attraction,hotel,train}-db`` in ``workflow/resources/sources.yaml``);
+  (``mwzeval-database-{attraction,hotel,train}-db`` in ``src/mwzrepro/resources/sources.yaml``);
   the MultiWOZ repository's attraction file differs (``mutliple sports`` typo), and
   ConvLab-2's hotel file differs too;
 * restaurant: ``budzianowski/multiwoz/<commit>/db/restaurant_db.json`` (56,391 bytes; source
