@@ -13,7 +13,7 @@ export UV_PYTHON_DOWNLOADS := never
 $(VENV)/.installed: pyproject.toml uv.lock
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
 	@UV=$$(command -v uv || echo "$(PYTHON) -m uv"); \
-	  $$UV sync --frozen --extra test --compile-bytecode --python $(PYTHON) --quiet
+	  $$UV sync --frozen --extra workflow --extra test --compile-bytecode --python $(PYTHON) --quiet
 	@$(BIN)/python -m compileall -q src >/dev/null
 	@touch $@
 
@@ -38,3 +38,5 @@ test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../s
 bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py
+	$(BIN)/python benchmarks/score_cli.py
+	$(BIN)/python benchmarks/bootstrap.py

@@ -36,7 +36,7 @@ from mwzrepro.core.fuzzy import (
     partial_ratio_reference,
 )
 from mwzrepro.prepare.ingest.convlab import read_convlab
-from mwzrepro.core.normalize import normalize_state
+from mwzrepro.core.normalize_state import normalize_state
 
 REPO = Path(__file__).resolve().parents[1]
 

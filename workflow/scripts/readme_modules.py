@@ -1,5 +1,6 @@
-"""Print the README's module list (one line per module of src/mwzrepro, from the first
-sentence of its docstring). tests/unit/test_readme.py checks the README lists every module.
+"""Print the README's package list: one line per package of src/mwzrepro (the first sentence
+of its ``__init__`` docstring) followed by its modules. tests/unit/test_readme.py checks that
+the README's architecture section lists exactly these packages.
 
 Usage: python workflow/scripts/readme_modules.py
 """
@@ -10,16 +11,23 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src" / "mwzrepro"
 
 
+def first_sentence(path: Path) -> str:
+    """The first sentence of ``path``'s module docstring, on one line."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    first = " ".join(doc.split("\n\n")[0].split())
+    return first.split(". ")[0].rstrip(".")
+
+
 def lines() -> list[str]:
+    """``- `mwzrepro/<pkg>/` — <summary> (<modules>)`` for every package."""
     out = []
-    for path in sorted(SRC.rglob("*.py")):
-        rel = path.relative_to(SRC.parent).as_posix()
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-        first = " ".join(doc.split("\n\n")[0].split())
-        first = first.split(". ")[0].rstrip(".")
-        if len(first) > 140 and ": " in first:
-            first = first.split(": ")[0]
-        out.append(f"- `{rel}` — {first}")
+    for init in sorted(SRC.rglob("__init__.py")):
+        pkg = init.parent
+        rel = pkg.relative_to(SRC.parent).as_posix() + "/"
+        modules = sorted(p.stem for p in pkg.glob("*.py") if p.name != "__init__.py")
+        subpackages = sorted(p.parent.name + "/" for p in pkg.glob("*/__init__.py"))
+        parts = ", ".join(modules + subpackages)
+        out.append(f"- `{rel}` — {first_sentence(init)}" + (f" ({parts})" if parts else ""))
     return out
 
 

@@ -62,6 +62,7 @@ COMMANDS: dict[str, str] = {
     "tables-fga-stats": "mwzrepro.cli.paper:tables_fga_stats",
     "tables-outputs": "mwzrepro.cli.paper:tables_outputs",
     "tables-standard": "mwzrepro.cli.standard:tables_standard",
+    "tables-trace": "mwzrepro.cli.trace_table:tables_trace",
     "unseen": "mwzrepro.cli.unseen:unseen",
 }
 # END COMMANDS

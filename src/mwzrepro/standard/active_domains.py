@@ -68,7 +68,8 @@ def estimate_from_states(states: Sequence[Mapping[str, Mapping[str, str]]]) -> l
     prev_state: Mapping[str, Mapping[str, str]] = {}
     prev_changed: list[str] = []
     for state in states:
-        changed = [
+        # consecutive turns often share one state object: nothing changed then
+        changed = [] if state is prev_state else [
             d for d, slots in state.items()
             if set(slots.items()) - set(prev_state.get(d, {}).items())
         ]

@@ -79,7 +79,8 @@ def dialogue_order(ids: Sequence[str], order: Sequence[str] | None) -> list[str]
         return seen
     present = set(seen)
     head = [d for d in dict.fromkeys(order) if d in present]
-    rest = [d for d in seen if d not in set(head)]
+    in_head = set(head)
+    rest = [d for d in seen if d not in in_head]
     return head + rest
 
 
@@ -149,7 +150,7 @@ def prepare_predictions(
         raise ConfigError(f"unknown domain source {domain_source!r}; expected {DOMAIN_SOURCES}")
     label = f"{where}: " if where else ""
     if order is None:
-        order = list(dict.fromkeys(predictions["dialogue_id"]))
+        order = list(dict.fromkeys(predictions["dialogue_id"].tolist()))
     p = predictions.sort_values(["dialogue_id", "turn"], kind="mergesort")
     all_states = bool(p["state_json"].notna().all())
     all_domains = bool(p["active_domains"].notna().all())
@@ -159,10 +160,10 @@ def prepare_predictions(
         raise InputError(f"{label}'provided' active domains requested, but some turns have none")
     grouped: dict[str, dict[str, list[Any]]] = {}
     normalized: dict[str, dict[str, Any]] = {}  # consecutive turns often repeat a state
-    for did, turn, raw, norm, sj, doms in zip(
-        p["dialogue_id"], p["turn"], p["response"], p["response_norm"], p["state_json"],
-        p["active_domains"],
-    ):
+    columns = ("dialogue_id", "turn", "response", "response_norm", "state_json",
+               "active_domains")
+    # plain Python lists: iterating Arrow-backed columns element by element is slow
+    for did, turn, raw, norm, sj, doms in zip(*(p[c].tolist() for c in columns)):
         d = grouped.setdefault(did, {"responses": [], "raw_responses": [], "states": [],
                                      "active_domains": []})
         if int(turn) != len(d["responses"]):

@@ -67,10 +67,14 @@ def state_match(
             (the reference evaluator crashes there; the message names the dialogue).
     """
 
+    equal_matches = 100 > threshold  # partial_ratio(a, a) is 100 in both modes
+
     def matches(hyp: Any, ref: Any) -> bool:
         a, b = _as_text(hyp), _as_text(ref)
         if a is None or b is None:
             return False
+        if a == b:
+            return equal_matches
         return partial_ratio(a, b, matching) > threshold
 
     tp = fp = fn = joint = turns = 0
@@ -84,13 +88,13 @@ def state_match(
             )
         for hyp_state, ref_state in zip(states, gold[did]):
             hyp, ref = flatten_state(hyp_state), flatten_state(ref_state)
-            ok = {k: k in ref and matches(v, ref[k]) for k, v in hyp.items()}
-            if hyp.keys() == ref.keys() and all(ok.values()):
+            # tp: keys in both whose values match; every other gold key is a fn
+            n_tp = sum(1 for k, v in hyp.items() if k in ref and matches(v, ref[k]))
+            if n_tp == len(hyp) and hyp.keys() == ref.keys():
                 joint += 1
-            n_tp = sum(ok.values())
             tp += n_tp
             fp += len(hyp) - n_tp
-            fn += sum(1 for k, v in ref.items() if k not in hyp or not matches(hyp[k], v))
+            fn += len(ref) - n_tp
             turns += 1
     precision = tp / (tp + fp + 1e-10)
     recall = tp / (tp + fn + 1e-10)

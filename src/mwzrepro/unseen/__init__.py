@@ -1,4 +1,4 @@
-"""The unseen-entity MultiWOZ test set (spec-unseen-entity-test-set Part A; Qian et al. 2021 §5).
+"""The unseen-entity MultiWOZ test set (spec-unseen-entity-test-set Part A; Qian et al., 2021, §5).
 
 Every named entity of a test split is replaced by an entity from the Schema-Guided Dialogue
 dataset (SGD) that occurs nowhere in MultiWOZ's seen material. Modules, in pipeline order:
