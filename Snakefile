@@ -13,6 +13,10 @@ from params_schema import SCHEMA, error_line
 configfile: "params.yaml"
 
 
+# `snakemake --report results/report.html`: workflow/report/, workflow/rules/report.smk.
+report: "workflow/report/workflow.rst"
+
+
 # params.yaml is checked against its generated schema (workflow/scripts/make_params_schema.py):
 # a bad key or value stops here with one line naming the key.
 try:
@@ -22,6 +26,7 @@ except WorkflowError as exc:
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/report_flags.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/prepare.smk"
 include: "workflow/rules/bleu.smk"
@@ -32,6 +37,7 @@ include: "workflow/rules/unseen.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/stats.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

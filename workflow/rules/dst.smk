@@ -100,7 +100,7 @@ rule tables_dst:
         fuzzy=multiext("results/tables/dst_fuzzy", ".md", ".csv", ".tex"),
         metrics="results/metrics/dst.json",
         plot="results/plots/dst_fga_lambda.csv",
-        image="results/plots/dst_fga_lambda.svg",
+        image=report_svg("results/plots/dst_fga_lambda.svg", "dst_fga_lambda.rst"),
     log:
         "logs/tables-dst.log",
     conda:

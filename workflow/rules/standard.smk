@@ -137,9 +137,43 @@ rule tables_standard:
         " --log {log}"
 
 
+# Nekvinda & Dušek 2021, Table 7: the Inform/Success trace of UBAR on sng0580 (the paper prints
+# sng0805, a hotel dialogue in the 2.1 test split; see mwzrepro.standard.trace_table).
+TRACE_VERSION = PREDICTIONS
+
+
+rule tables_trace:
+    input:
+        **{t: f"data/interim/{TRACE_VERSION}/test/{t}.parquet"
+           for t in ("eval_goals", "booked_domains", "gold_states")},
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        predictions="data/interim/predictions/ubar.parquet",
+        turns=f"data/interim/{TRACE_VERSION}/test/turns.parquet",
+        references=f"data/interim/{TRACE_VERSION}/test/references.parquet",
+        code=code("tables-trace"),
+    output:
+        multiext("results/tables/inform_success_trace", ".md", ".csv", ".tex"),
+    log:
+        "logs/tables-trace.log",
+    conda:
+        ENV
+    params:
+        options=SUCCESS_OPTIONS,
+        version=TRACE_VERSION,
+    shell:
+        "mwzrepro tables-trace --system ubar --predictions {input.predictions}"
+        " --dialogue sng0580 --version {params.version} --eval-goals {input.eval_goals}"
+        " --booked-domains {input.booked_domains} --gold-states {input.gold_states}"
+        " --turns {input.turns} --references {input.references}"
+        " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
+        " --attraction-db {input.db_attraction} --train-db {input.db_train}"
+        " {params.options} --table results/tables/inform_success_trace --log {log}"
+
+
 ALL_TARGETS.extend(
     f"data/interim/{d['version']}/{d['split']}/{t}.parquet"
     for d in DATASETS.values()
     for t in EVAL_TABLES
 )
 ALL_TARGETS.extend(rules.tables_standard.output)
+ALL_TARGETS.extend(rules.tables_trace.output)

@@ -23,7 +23,10 @@ rule stats_bootstrap:
             f=STATS_FIGURES,
             e=[".md", ".csv", ".tex"],
         ),
-        heatmaps=expand("results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES),
+        heatmaps=[
+            report_svg(p, "stats_significance.rst")
+            for p in expand("results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES)
+        ],
         metrics="results/metrics/stats_{version}.json",
     log:
         "logs/stats-bootstrap/{version}.log",
@@ -50,7 +53,10 @@ rule stats_ranking:
     output:
         table=multiext("results/tables/stats_ranking", ".md", ".csv", ".tex"),
         ranks=multiext("results/tables/stats_ranks", ".md", ".csv", ".tex"),
-        bumps=expand("results/plots/stats_bump_{m}.svg", m=STATS_RANKED),
+        bumps=[
+            report_svg(p, "stats_bump.rst")
+            for p in expand("results/plots/stats_bump_{m}.svg", m=STATS_RANKED)
+        ],
         metrics="results/metrics/stats_ranking.json",
     log:
         "logs/stats-ranking.log",

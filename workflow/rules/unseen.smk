@@ -112,7 +112,7 @@ rule tables_bias:
         ],
         metrics="results/metrics/bias.json",
         plot="results/plots/entity_bias_values.csv",
-        image="results/plots/entity_bias_values.svg",
+        image=report_svg("results/plots/entity_bias_values.svg", "entity_bias_values.rst"),
     log:
         "logs/tables-bias.log",
     conda:

@@ -38,6 +38,8 @@ COMMANDS: dict[str, str] = {
     "record": "mwzrepro.cli.workflow:record",
     "redelex": "mwzrepro.cli.prepare:redelex",
     "redelex-style": "mwzrepro.cli.paper:redelex_style",
+    "report-provenance": "mwzrepro.cli.report_pages:report_provenance",
+    "report-table": "mwzrepro.cli.report_pages:report_table",
     "score": "mwzrepro.cli.score:score",
     "score-bleu": "mwzrepro.cli.bleu:score_bleu",
     "score-bleu-styles": "mwzrepro.cli.paper:score_bleu_styles",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import pandas as pd
@@ -100,8 +101,15 @@ def _domains(source: str, did: str, d: Mapping[str, list[Any]],
             raise InputError(
                 f"{where}dialogue {did}: no ground-truth turn domains for its {n} turns"
             )
-        return [list(x) for x in gt[:n]]
+        return list(gt[:n])  # the turns' lists are shared, read-only downstream
     raise ConfigError(f"cannot derive active domains from source {source!r}")
+
+
+@lru_cache(maxsize=1 << 16)
+def _normalized_state(state_json: str) -> dict[str, Any]:
+    """Normalized state of one ``state_json`` (memoized: consecutive turns, and systems scored
+    in one process, often repeat a state; the dict is shared and must not be modified)."""
+    return normalize_state(json.loads(state_json))
 
 
 def _gold_for(gold: Mapping[str, Sequence[Mapping[str, Any]]], did: str, n: int,
@@ -159,7 +167,6 @@ def prepare_predictions(
     if domain_source == "provided" and not all_domains:
         raise InputError(f"{label}'provided' active domains requested, but some turns have none")
     grouped: dict[str, dict[str, list[Any]]] = {}
-    normalized: dict[str, dict[str, Any]] = {}  # consecutive turns often repeat a state
     columns = ("dialogue_id", "turn", "response", "response_norm", "state_json",
                "active_domains")
     # plain Python lists: iterating Arrow-backed columns element by element is slow
@@ -172,13 +179,11 @@ def prepare_predictions(
         d["responses"].append(norm)
         d["raw_responses"].append(raw)
         if all_states:
-            if sj not in normalized:
-                try:
-                    normalized[sj] = normalize_state(json.loads(sj))
-                except (InputError, json.JSONDecodeError) as err:
-                    raise InputError(f"{label}dialogue {did}, turn {turn}: state: {err}") \
-                        from None
-            d["states"].append(normalized[sj])  # shared, read-only downstream
+            try:
+                d["states"].append(_normalized_state(sj))  # shared, read-only downstream
+            except (InputError, json.JSONDecodeError) as err:
+                raise InputError(f"{label}dialogue {did}, turn {turn}: state: {err}") \
+                    from None
         d["active_domains"].append(None if doms is None else list(doms))
     out: dict[str, dict[str, list[Any]]] = {}
     for did in dialogue_order(list(grouped), order):

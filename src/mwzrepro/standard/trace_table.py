@@ -145,8 +145,8 @@ def trace_rows(trace: DialogueTrace, domain: str = "restaurant",
         ...     ["1"], ["1"])}, {}, {"restaurant": ["ADDRESS"]})
         >>> tr = DialogueTrace("d", "standard", {}, {}, [t], None, {})
         >>> r = trace_rows(tr, paper={1: {"offered": "1", "provided": "ADDRESS"}})
-        >>> r.iloc[0][["Turn", "Dialogue state", "Offered entities", "Matches paper"]].tolist()
-        [1, 'restaurant: food=thai', '1', 'yes']
+        >>> r.iloc[0][["Dialogue state", "Offered entities", "Matches paper"]].tolist()
+        ['restaurant: food=thai', '1', 'yes']
     """
     paper = PAPER_TRACE if paper is None else paper
     rows = []
