@@ -7,7 +7,7 @@ copy of an already built and recorded workspace (``snakemake`` then ``mwzrepro r
 1. ``cp -a`` the workspace (``--from``) to ``--workspace`` (the original is never touched);
    its ``.venv`` is made to point at the copy (script shebangs, editable install);
    ``--src DIR`` replaces the copy's ``src/`` (to time other code: the copy is then re-recorded
-   with ``mwzrepro record``, which assumes that code writes the same bytes);
+   with ``dvc commit -f``, which assumes that code writes the same bytes);
 2. ``dvc status`` (timed: DVC's fixed cost of one command), which must be clean;
 3. ``inform.fuzzy_threshold`` -> 85 in params.yaml, ``dvc repro`` (timed): wall and CPU
    seconds, the stages it ran, and each stage's seconds (from its ``Running stage`` line to
@@ -129,13 +129,16 @@ def main() -> None:
     try:
         bindir = relocate_venv(work, origin)
         if args.yaml_c:
-            subprocess.run(["uv", "pip", "install", "-q", "--python", str(bindir / "python"),
+            uv = next((str(b / "uv") for b in (bindir, Path(sys.executable).parent)
+                       if (b / "uv").is_file()), shutil.which("uv") or "uv")
+            subprocess.run([uv, "pip", "install", "-q", "--python", str(bindir / "python"),
                             "ruamel.yaml.clib"], check=True)
         if args.src is not None:
             shutil.rmtree(work / "src")
             shutil.copytree(args.src.resolve(), work / "src",
                             ignore=shutil.ignore_patterns("__pycache__"))
-            run([str(bindir / "mwzrepro"), "record"], work, bindir)
+            # record the new code's hashes without rerunning (assumes identical outputs)
+            run([str(bindir / "dvc"), "commit", "-f", "-q", "--no-relink"], work, bindir)
         threshold = int(args.threshold) if float(args.threshold).is_integer() else args.threshold
         status, status_cpu, out = run([str(bindir / "dvc"), "status", "-q"], work, bindir,
                                       check=False)

@@ -12,9 +12,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def mirror_dir() -> Path:
-    """The mirror directory: $MWZREPRO_MIRROR, else ../shared/mirror beside the checkout."""
+    """The mirror directory, absolute: $MWZREPRO_MIRROR (a relative path is resolved against
+    the directory pytest runs in, as the CLI does), else ../shared/mirror beside the checkout."""
     env = os.environ.get("MWZREPRO_MIRROR")
-    return Path(env) if env else (REPO.parent / "shared" / "mirror")
+    return Path(env).resolve() if env else (REPO.parent / "shared" / "mirror").resolve()
 
 
 @pytest.fixture(scope="session")

@@ -93,7 +93,7 @@ def test_report_in_headless_chromium(built_report):
     errors: list[str] = []
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1500, "height": 900})
+        page = browser.new_page(viewport={"width": 1800, "height": 950})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(report.as_uri())

@@ -101,7 +101,7 @@ def test_download_groups_of_the_registry() -> None:
 
     sources = load_registry(REPO / "src/mwzrepro/resources/sources.yaml", "sources")
     by_group = groups(sources)
-    assert set(by_group) == {"fga", "multiwoz", "mwz20", "mwz21", "mwzeval", "sgd"}
+    assert set(by_group) == {"fga", "hdsa", "multiwoz", "mwz20", "mwz21", "mwzeval", "sgd"}
     assert sum(len(v) for v in by_group.values()) == len(sources)
     assert [s.id for s in by_group["mwz20"]] == ["mwz20-test", "mwz20-val"]
 

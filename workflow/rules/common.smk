@@ -41,6 +41,15 @@ def raw(source_id):
     return f"data/raw/{SOURCES[source_id]['path']}"
 
 
+def db_files(prefix):
+    """Every *_db.json venue database of the registry under data/raw/<prefix>/."""
+    return sorted(
+        f"data/raw/{e['path']}"
+        for e in SOURCES.values()
+        if e["path"].startswith(f"{prefix}/") and e["path"].endswith("_db.json")
+    )
+
+
 def quote(value):
     """A params.yaml value for the shell, in double quotes (values hold apostrophes, e.g. the
     seed alias "rosa's bed and breakfast"); booleans as true/false."""

@@ -6,35 +6,39 @@
 #   tables_outputs       Tables 8 and 9: the systems' outputs side by side
 #   tables_fga_stats     Dey et al. Table 2: conversations and turns per split
 BLEU_STYLES = config["bleu_styles"]
-STYLE_SYSTEMS = [s for s in BLEU_STYLES["systems"].split(",") if s]
+# The Table 4 systems that params.yaml scores (a reduced `systems:` drops the others).
+STYLE_SYSTEMS = [s for s in BLEU_STYLES["systems"].split(",") if s and s in SYSTEMS]
 PUBLISHED_PAPER = "workflow/resources/published/nekvinda2021.yaml"
 
 
-def _db_files(prefix):
-    """Every *_db.json venue database of the registry under data/raw/<prefix>/."""
-    return sorted(
-        f"data/raw/{e['path']}"
-        for e in SOURCES.values()
-        if e["path"].startswith(prefix + "/") and e["path"].endswith("_db.json")
+# The style's mapping.pair (only with bleu_styles.word_pairs; see params.yaml).
+WORD_PAIRS = {
+    style: [path] if BLEU_STYLES["word_pairs"] is True else []
+    for style, path in (
+        ("damd", "data/raw/damd/multi-woz/mapping.pair"),
+        ("uniconv", "data/raw/uniconv/utils/mapping.pair"),
     )
-
-
-def _word_pairs(style):
-    """The style's mapping.pair (only with bleu_styles.word_pairs; see params.yaml)."""
-    path = {"damd": "data/raw/damd/multi-woz/mapping.pair",
-            "uniconv": "data/raw/uniconv/utils/mapping.pair"}[style]
-    return [path] if BLEU_STYLES["word_pairs"] is True else []
+}
 
 
 # Where each style's references come from: the raw test file, databases and extra inputs.
 STYLE_INPUTS = {
     "hdsa": {"hdsa": raw("hdsa-test-reference"), "turns": "data/interim/mwz20/test/turns.parquet"},
-    "damd": {"dialogues": raw("mwz20-test"), "db": _db_files("multiwoz"),
-             "word_pairs": _word_pairs("damd")},
-    "augpt": {"dialogues": raw("mwz21-test"), "extra_dialogues": raw("mwz21-val"),
-              "db": _db_files("mwz21")},
-    "uniconv": {"dialogues": raw("mwz21-test"), "db": _db_files("multiwoz"),
-                "word_pairs": _word_pairs("uniconv")},
+    "damd": {
+        "dialogues": raw("mwz20-test"),
+        "db": db_files("multiwoz"),
+        "word_pairs": WORD_PAIRS["damd"],
+    },
+    "augpt": {
+        "dialogues": raw("mwz21-test"),
+        "extra_dialogues": raw("mwz21-val"),
+        "db": db_files("mwz21"),
+    },
+    "uniconv": {
+        "dialogues": raw("mwz21-test"),
+        "db": db_files("multiwoz"),
+        "word_pairs": WORD_PAIRS["uniconv"],
+    },
 }
 # The references file of every Table 4 row (LAVA is scored against HDSA's references).
 STYLE_REFERENCES = {
@@ -48,15 +52,17 @@ STYLE_REFERENCES = {
 STYLE_ITEMS = ",".join(f"{s}={p}" for s, p in STYLE_REFERENCES.items())
 
 
-def _style_args(style):
-    i = STYLE_INPUTS[style]
-    if style == "hdsa":
-        return f"--hdsa {i['hdsa']} --turns {i['turns']}"
-    args = f"--dialogues {i['dialogues']} --db-dir {os.path.dirname(i['db'][0])}"
-    if "extra_dialogues" in i:
-        args += f" --extra-dialogues {i['extra_dialogues']}"
-    args += "".join(f" --word-pairs {p}" for p in i.get("word_pairs", []))
-    return args
+# Each style's command-line inputs.
+STYLE_ARGS = {
+    "hdsa": f"--hdsa {STYLE_INPUTS['hdsa']['hdsa']} --turns {STYLE_INPUTS['hdsa']['turns']}"
+}
+for _style in ("damd", "augpt", "uniconv"):
+    _i = STYLE_INPUTS[_style]
+    STYLE_ARGS[_style] = " ".join(
+        [f"--dialogues {_i['dialogues']}", f"--db-dir {os.path.dirname(_i['db'][0])}"]
+        + ([f"--extra-dialogues {_i['extra_dialogues']}"] if "extra_dialogues" in _i else [])
+        + [f"--word-pairs {p}" for p in _i.get("word_pairs", [])]
+    )
 
 
 for _style, _inputs in STYLE_INPUTS.items():
@@ -75,7 +81,7 @@ for _style, _inputs in STYLE_INPUTS.items():
             ENV
         params:
             style=_style,
-            args=_style_args(_style),
+            args=STYLE_ARGS[_style],
         shell:
             "mwzrepro redelex-style --style {params.style} {params.args} --out {output}"
             " --log {log}"
@@ -183,7 +189,12 @@ rule tables_fga_stats:
         " --published {input.published} --table results/tables/fga_statistics --log {log}"
 
 
-ALL_TARGETS.extend(rules.tables_bleu_styles.output)
-ALL_TARGETS.extend(rules.tables_delex_example.output)
-ALL_TARGETS.extend(rules.tables_outputs.output)
+# The style references need the 2.0 and 2.1 test splits and the 2.1 validation split; a
+# reduced params.yaml (tests, partial runs) leaves these tables out.
+_DATASETS = {f"{d['version']}-{d['split']}" for d in DATASETS.values()}
+if STYLE_SYSTEMS and {"mwz20-test", "mwz21-test", "mwz21-val"} <= _DATASETS:
+    ALL_TARGETS.extend(rules.tables_bleu_styles.output)
+    ALL_TARGETS.extend(rules.tables_delex_example.output)
+if "mwz21-test" in _DATASETS:
+    ALL_TARGETS.extend(rules.tables_outputs.output)
 ALL_TARGETS.extend(rules.tables_fga_stats.output)

@@ -3,7 +3,7 @@
 # write SVG plots. Included right after common.smk.
 import os
 
-REPORT_CAPTIONS = "workflow/report"
+REPORT_CAPTIONS = "../report"  # caption paths are relative to the rules file
 
 # (category, subcategory) of a table by name prefix; first match wins.
 PAPER_ND = "Nekvinda & Dušek 2021"
@@ -41,5 +41,28 @@ def report_area(name):
 def report_svg(path, caption):
     """An SVG plot output flagged for the report, in the category of its name."""
     category, sub = report_area(os.path.basename(path))
-    return report(path, caption=f"{REPORT_CAPTIONS}/{caption}", category=category,
-                  subcategory=sub)
+    return report(path, caption=f"{REPORT_CAPTIONS}/{caption}", category=category, subcategory=sub)
+
+
+def report_sources():
+    """{page name: source file}: every table (.md, or .csv where no .md exists) and every
+    plot-data CSV of ALL_TARGETS (call it once every rules file has added its targets)."""
+    # The per-version statistics tables are built for their metrics JSON (in ALL_TARGETS).
+    stats = expand(rules.stats_bootstrap.output, version=VERSIONS)
+    targets = sorted({str(t) for t in list(ALL_TARGETS) + stats})
+    tables = {}
+    for t in targets:
+        stem, ext = os.path.splitext(t)
+        if t.startswith("results/tables/") and ext in (".md", ".csv"):
+            name = os.path.basename(stem)
+            if ext == ".md" or name not in tables:
+                tables[name] = t
+        elif t.startswith("results/plots/") and ext == ".csv":
+            tables[f"plotdata_{os.path.basename(stem)}"] = t
+    return tables
+
+
+def report_page_area(page):
+    """(category, subcategory) of the report page `page`."""
+    name = page[len("plotdata_") :] if page.startswith("plotdata_") else page
+    return report_area(name)

@@ -1,6 +1,14 @@
 # Rules of the stats area: seeded paired bootstrap confidence intervals and significance per
 # version (stats-bootstrap), ranking stability across conditions (stats-ranking).
-STATS_FIGURES = ["bleu", "inform", "success", "inform-optimistic", "success-optimistic", "jga", "fga"]
+STATS_FIGURES = [
+    "bleu",
+    "inform",
+    "success",
+    "inform-optimistic",
+    "success-optimistic",
+    "jga",
+    "fga",
+]
 STATS_RANKED = ["bleu", "inform", "success", "jga", "fga"]
 
 
@@ -25,7 +33,9 @@ rule stats_bootstrap:
         ),
         heatmaps=[
             report_svg(p, "stats_significance.rst")
-            for p in expand("results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES)
+            for p in expand(
+                "results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES
+            )
         ],
         metrics="results/metrics/stats_{version}.json",
     log:

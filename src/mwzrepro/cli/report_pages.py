@@ -86,23 +86,28 @@ def signatures(data: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str
 
 
 @click.command("report-table")
-@click.option("--input", "source", type=IN_FILE, required=True,
-              help="A table's .md (title, rows, notes) or a .csv (table or plot data).")
-@click.option("--title", default="", help="Title of a CSV page (default: the file name).")
-@click.option("--out", type=PATH, required=True, help="HTML page to write.")
+@click.option("--input", "sources", type=IN_FILE, required=True, multiple=True,
+              help="A table's .md (title, rows, notes) or a .csv (table or plot data); "
+              "repeatable, paired in order with --out.")
+@click.option("--out", "outs", type=PATH, required=True, multiple=True,
+              help="HTML page to write (one per --input).")
 @log_option
-def report_table(source: Path, title: str, out: Path, log_file: Path | None) -> None:
-    """One table of results/ as an HTML page of the Snakemake report."""
+def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
+                 log_file: Path | None) -> None:
+    """Tables of results/ as HTML pages of the Snakemake report (one process for all)."""
+    from mwzrepro.core.errors import ConfigError
     from mwzrepro.core.io import write_text
 
     log = setup_logging(log_file)
-    if source.suffix == ".md":
-        title, text = markdown_page(source.read_text(encoding="utf-8"), source.stem)
-    else:
-        title = title or source.name
-        text = csv_page(source, title)
-    write_text(text, out)
-    log.info("report-table: %s -> %s", source, out)
+    if len(sources) != len(outs):
+        raise ConfigError(f"report-table: {len(sources)} --input but {len(outs)} --out")
+    for source, out in zip(sources, outs):
+        if source.suffix == ".md":
+            _title, text = markdown_page(source.read_text(encoding="utf-8"), source.stem)
+        else:
+            text = csv_page(source, source.name)
+        write_text(text, out)
+        log.info("report-table: %s -> %s", source, out)
 
 
 @click.command("report-provenance")

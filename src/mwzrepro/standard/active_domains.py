@@ -71,7 +71,8 @@ def estimate_from_states(states: Sequence[Mapping[str, Mapping[str, str]]]) -> l
         # consecutive turns often share one state object: nothing changed then
         changed = [] if state is prev_state else [
             d for d, slots in state.items()
-            if set(slots.items()) - set(prev_state.get(d, {}).items())
+            if slots != (prev := prev_state.get(d, {}))  # equal: nothing added or changed
+            and set(slots.items()) - set(prev.items())
         ]
         if not changed:
             if current is None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from mwzrepro.standard.active_domains import (
@@ -124,6 +125,41 @@ def _gold_for(gold: Mapping[str, Sequence[Mapping[str, Any]]], did: str, n: int,
     return list(states[:n])
 
 
+def _group_turns(p: pd.DataFrame, all_states: bool, label: str
+                 ) -> dict[str, dict[str, list[Any]]]:
+    """``{dialogue_id: {"responses", "raw_responses", "states" (normalized when
+    ``all_states``, else empty), "active_domains" (lists or None)}}`` of a predictions table
+    sorted by (dialogue_id, turn). Errors as in a row-by-row scan: the first bad row wins."""
+    dids = p["dialogue_id"].tolist()
+    turns = p["turn"].to_numpy()
+    n = len(dids)
+    if not n:
+        return {}
+    ids = np.asarray(dids, dtype=object)
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    ends = np.r_[starts[1:], n]
+    position = np.arange(n) - np.repeat(starts, ends - starts)  # turn index within dialogue
+    bad = np.flatnonzero(turns != position)
+    stop = int(bad[0]) if len(bad) else n
+    sjs = p["state_json"].tolist()
+    states: list[Any] = []
+    if all_states:
+        for i in range(stop):
+            try:
+                states.append(_normalized_state(sjs[i]))  # shared, read-only downstream
+            except (InputError, json.JSONDecodeError) as err:
+                raise InputError(f"{label}dialogue {dids[i]}, turn {turns[i]}: state: {err}") \
+                    from None
+    if stop < n:
+        raise InputError(f"{label}dialogue {dids[stop]}: turn {turns[stop]} follows turn "
+                         f"{position[stop] - 1} (turns must be 0, 1, ...)")
+    raw, norm = p["response"].tolist(), p["response_norm"].tolist()
+    doms = [None if x is None else list(x) for x in p["active_domains"].tolist()]
+    return {dids[a]: {"responses": norm[a:b], "raw_responses": raw[a:b],
+                      "states": states[a:b], "active_domains": doms[a:b]}
+            for a, b in zip(starts.tolist(), ends.tolist())}
+
+
 def prepare_predictions(
     predictions: pd.DataFrame,
     gold_states: Mapping[str, Sequence[Mapping[str, Any]]],
@@ -166,25 +202,7 @@ def prepare_predictions(
         domain_source = "provided" if all_domains else "estimated"
     if domain_source == "provided" and not all_domains:
         raise InputError(f"{label}'provided' active domains requested, but some turns have none")
-    grouped: dict[str, dict[str, list[Any]]] = {}
-    columns = ("dialogue_id", "turn", "response", "response_norm", "state_json",
-               "active_domains")
-    # plain Python lists: iterating Arrow-backed columns element by element is slow
-    for did, turn, raw, norm, sj, doms in zip(*(p[c].tolist() for c in columns)):
-        d = grouped.setdefault(did, {"responses": [], "raw_responses": [], "states": [],
-                                     "active_domains": []})
-        if int(turn) != len(d["responses"]):
-            raise InputError(f"{label}dialogue {did}: turn {turn} follows turn "
-                             f"{len(d['responses']) - 1} (turns must be 0, 1, ...)")
-        d["responses"].append(norm)
-        d["raw_responses"].append(raw)
-        if all_states:
-            try:
-                d["states"].append(_normalized_state(sj))  # shared, read-only downstream
-            except (InputError, json.JSONDecodeError) as err:
-                raise InputError(f"{label}dialogue {did}, turn {turn}: state: {err}") \
-                    from None
-        d["active_domains"].append(None if doms is None else list(doms))
+    grouped = _group_turns(p, all_states, label)
     out: dict[str, dict[str, list[Any]]] = {}
     for did in dialogue_order(list(grouped), order):
         d = grouped[did]

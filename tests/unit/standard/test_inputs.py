@@ -110,3 +110,34 @@ def test_references_as_oracle():
                                 "states": GOLD["a"], "active_domains": [["hotel"], ["hotel"]]}
     assert prepare_references(refs, GOLD, "ground-truth", TRUTH).dialogues["a"][
         "active_domains"] == TRUTH["a"]
+
+
+def test_first_bad_row_wins_and_turn_gap_message_is_exact():
+    # a bad state before the gap is reported first (row order after sorting), as row by row
+    both = preds(FULL + [("a", 3, "x", {"hotel": {}}, ["hotel"])])
+    both.loc[2, "state_json"] = "{not json"
+    with pytest.raises(InputError, match="dialogue a, turn 1: state"):
+        prepare_predictions(both, GOLD)
+    gap = preds(FULL + [("a", 3, "x", {"hotel": {}}, ["hotel"])])
+    with pytest.raises(InputError, match=r"^x: dialogue a: turn 3 follows turn 1 \(turns"):
+        prepare_predictions(gap, GOLD, where="x")
+    first = preds([("a", 1, "x", {}, ["hotel"])])
+    with pytest.raises(InputError, match="turn 1 follows turn -1"):
+        prepare_predictions(first, GOLD)
+
+
+def test_repeated_state_strings_share_one_normalized_state():
+    p = prepare_predictions(preds(FULL + [("a", 2, "x", {"hotel": {"area": "east"}}, None)]),
+                            GOLD)
+    a = p.dialogues["a"]
+    assert a["states"] == [{"hotel": {"area": "east"}}, {"hotel": {"area": "east", "stars": "4"}},
+                           {"hotel": {"area": "east"}}]
+    assert a["states"][0] is a["states"][2]
+    # estimated domains: turn 2 removes a slot (no change) and keeps the current domain
+    assert a["active_domains"] == [["hotel"], ["hotel"], ["hotel"]]
+    assert p.domain_source == "estimated"
+
+
+def test_empty_predictions_table():
+    p = prepare_predictions(preds(FULL).iloc[:0], GOLD)
+    assert p.dialogues == {} and p.n_turns == 0

@@ -55,3 +55,13 @@ def test_more_turns_than_gold_or_unknown_dialogue_is_an_error():
         state_match({"x": [{}]}, GOLD)
     with pytest.raises(InputError, match="3 predicted turns"):
         state_match({"d": [{}, {}, {}]}, GOLD)
+
+
+def test_equal_values_match_unless_threshold_is_100_and_none_never_matches():
+    pred = {"d": [{"restaurant": {"area": "city centre", "food": "thai"}}]}
+    assert state_match(pred, GOLD)["tp"] == 2
+    assert state_match(pred, GOLD, threshold=100)["tp"] == 0  # 100 is not > 100
+    assert state_match(pred, GOLD, matching="optimal")["tp"] == 2
+    none = {"d": [{"restaurant": {"area": None, "food": "thai"}}]}
+    r = state_match(none, {"d": [{"restaurant": {"area": None, "food": "thai"}}]})
+    assert (r["tp"], r["fp"], r["fn"], r["joint_accuracy"]) == (1, 1, 1, 0)
