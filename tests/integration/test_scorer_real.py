@@ -173,3 +173,35 @@ def test_appendix_a_trace_of_ubar(mirror, evaluators):
     assert t.provided == {"restaurant": ["ADDRESS", "POST"]}
     assert (t.outcome.inform["total"], t.outcome.success["total"]) == (True, True)
     assert list(e.explain(data, "sng0805").goal) == ["hotel"]
+
+
+def test_inform_interval_width_is_the_binomial_prediction(mirror, evaluators):
+    """Issue 14 acceptance on the real data, with no pipeline run: AuGPT's per-dialogue
+    Inform (76.6 % of the 1000 MultiWOZ 2.1 test dialogues, leaderboard value) resampled 1000
+    times over dialogues gives a 95 % interval of about ±2.6 points, what the binomial
+    standard error predicts (1.96 · sqrt(p(1 − p)/n) = 2.62); the interval contains the
+    point, and the same seed gives the same bounds."""
+    import math
+
+    import numpy as np
+
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.stats.bootstrap import Resampler
+    from mwzrepro.stats.units import DialogueStats
+
+    rows = evaluators().per_dialogue(read_predictions(prediction_file(mirror, "augpt")),
+                                     setting="standard")
+    rows = sorted(rows, key=lambda r: r["dialogue_id"])
+    hits = np.array([bool(r["inform"]["total"]) for r in rows], dtype=np.int64)
+    counts = np.column_stack([np.ones(len(rows), np.int64), hits])
+    point = 100 * hits.sum() / len(rows)
+    stats = DialogueStats("inform", "augpt", "ratio", tuple(r["dialogue_id"] for r in rows),
+                          counts, np.ones(1), point, "")
+    assert len(rows) == 1000 and round(point, 1) == 76.6
+    interval = Resampler(stats.dialogue_ids, 1000, 0).replicate(stats).interval
+    predicted = 100 * 1.959964 * math.sqrt(point / 100 * (1 - point / 100) / 1000)
+    assert predicted == pytest.approx(2.62, abs=0.01)
+    assert interval.half_width == pytest.approx(predicted, rel=0.10)
+    assert interval.lower < point < interval.upper
+    again = Resampler(stats.dialogue_ids, 1000, 0).replicate(stats).interval
+    assert (again.lower, again.upper) == (interval.lower, interval.upper)
