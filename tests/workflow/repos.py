@@ -118,6 +118,10 @@ def plan(ws: Path) -> Pipeline:
     with Repo(str(ws)) as repo:
         graph = repo.index.graph  # edges: stage -> the stages it depends on
         by_name = {s.name: s for s in graph.nodes if hasattr(s, "cmd") and s.cmd}
+        # The report's stages read every table: the targets are the last stages before them.
+        report = {s for n, s in by_name.items() if n.startswith("report-")}
+        graph = graph.subgraph([s for s in graph.nodes if s not in report])
+        by_name = {n: s for n, s in by_name.items() if s not in report}
         finals = {n for n, s in by_name.items() if graph.in_degree(s) == 0}
         targets = sorted(n for n in finals if "@" not in n and users & {
             a.name for a in nx.descendants(graph, by_name[n])})

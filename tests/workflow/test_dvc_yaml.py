@@ -203,3 +203,12 @@ def test_foreach_falls_back_to_per_job_values():
     assert out["do"]["deps"] == ["${item.dep0}"]
     assert out["foreach"]["mwz21"] == {"version": "mwz21", "arg3": raw["mwz21"],
                                        "dep0": raw["mwz21"]}
+
+
+def test_every_configured_plot_is_in_the_repository_dvc_yaml() -> None:
+    """workflow/resources/dvc_plots.yaml names workflow outputs (no typo dropped silently)."""
+    from tests.workflow.dags import REPO
+
+    configured = yaml.safe_load((REPO / "workflow/resources/dvc_plots.yaml").read_text())
+    generated = yaml.safe_load((REPO / "dvc.yaml").read_text())
+    assert configured["plots"] == generated["plots"]

@@ -1,5 +1,6 @@
 # Shared helpers of every rule: the mirror path, template mode (for the generated dvc.yaml),
 # the sources registry, derived code dependencies, option rendering, wildcard constraints.
+import copy
 import os
 
 import yaml
@@ -17,6 +18,9 @@ if os.environ.get(MIRROR_ENV):
 # becomes a placeholder ($<block.key>, written ${block.key} in dvc.yaml), so the generated
 # commands follow params.yaml.
 TEMPLATE = os.environ.get(TEMPLATE_ENV) == "1"
+# The values themselves, for the few decisions about which targets exist (template mode
+# replaces `config`'s values by placeholders).
+VALUES = copy.deepcopy(config)
 if TEMPLATE:
     config.update(placeholders(config))
 

@@ -123,5 +123,12 @@ rule tables_consistency_dst:
 
 
 ALL_TARGETS.extend(rules.tables_consistency.output)
-ALL_TARGETS.extend(rules.consistency_sample.output)
+# The verification sample draws from `consistency.verification_sample.splits` of its version;
+# a reduced params.yaml without any of those datasets leaves it out.
+_SAMPLE = VALUES["consistency"]["verification_sample"]
+if any(
+    f"{_SAMPLE['version']}-{s}" in {f"{d['version']}-{d['split']}" for d in DATASETS.values()}
+    for s in _SAMPLE["splits"].split("|")
+):
+    ALL_TARGETS.extend(rules.consistency_sample.output)
 ALL_TARGETS.extend(rules.tables_consistency_dst.output)
