@@ -14,7 +14,7 @@ Without ``--workspace`` the figures are synthetic with the real shapes (1000 dia
 
 Usage::
 
-    .venv/bin/python benchmarks/bootstrap.py [--workspace /work/base/mwzrepro] [--version mwz21]
+    .venv/bin/python benchmarks/bootstrap.py [--workspace .] [--version mwz21]
         [--resamples 1000] [--seed 0]
 """
 

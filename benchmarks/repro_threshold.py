@@ -19,8 +19,11 @@ Prints the load average before the run (the machine may be shared: figures are u
 
 Usage::
 
-    .venv/bin/python benchmarks/repro_threshold.py [--from /work/run1/mwzrepro]
-        [--workspace /tmp/mwzrepro-repro-bench] [--src src] [--yaml-c] [--keep]
+    .venv/bin/python benchmarks/repro_threshold.py [--from .] [--workspace DIR]
+        [--src src] [--yaml-c] [--keep]
+
+``--from`` defaults to this checkout (after ``make tables``); ``--workspace`` to a new
+directory under the system's temporary directory.
         [--threshold 85]
 """
 
@@ -33,6 +36,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -105,10 +109,11 @@ def cached_stages(lines: list[tuple[float, str]]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--from", dest="origin", type=Path, default=Path("/work/run1/mwzrepro"),
+    parser.add_argument("--from", dest="origin", type=Path, default=REPO,
                         help="A built, recorded workspace (only read).")
-    parser.add_argument("--workspace", type=Path, default=Path("/tmp/mwzrepro-repro-bench"),
-                        help="Where to copy it (must not exist).")
+    parser.add_argument("--workspace", type=Path, default=None,
+                        help="Where to copy it (must not exist; default: a new temporary "
+                        "directory).")
     parser.add_argument("--src", type=Path, default=None,
                         help="Replace the copy's src/ with this tree and re-record.")
     parser.add_argument("--threshold", type=float, default=85)
@@ -117,6 +122,8 @@ def main() -> None:
                              "then parses dvc.yaml, dvc.lock and params.yaml in C.")
     parser.add_argument("--keep", action="store_true", help="Keep the copy.")
     args = parser.parse_args()
+    if args.workspace is None:
+        args.workspace = Path(tempfile.mkdtemp(prefix="mwzrepro-repro-")) / "ws"
     origin, work = args.origin.resolve(), args.workspace.resolve()
     if work.exists():
         sys.exit(f"{work} exists; give a new --workspace")
