@@ -37,29 +37,35 @@ def price_restaurant_user(c: TurnContext) -> list[Hit]:
     return _user_price_hits(c, "PR-U")
 
 
-def price_restaurant_system(c: TurnContext) -> list[Hit]:
-    """§7.4 PR-S (branches a, b, c; n when no restaurant name)."""
-    n = c.state.name("restaurant")
+def _system_price_hits(c: TurnContext, rule: str | None) -> list[Hit]:
+    """One system-side hit per price surface of ``c.inv.prices`` found in S_t, all under
+    ``rule`` (the branch does not depend on the surface); none when ``rule`` is None."""
+    if not rule:
+        return []
     out = []
     for surface, label in c.inv.prices:
         i = c.s.find(surface)
-        if i < 0:
-            continue
-        rule = None
-        if n:
-            if n in c.s:
-                rule = "PR-Sa"
-            elif n in c.wp and "hotel" not in c.s:
-                rule = "PR-Sb"
-            elif (n not in c.wp and "hotel" not in c.s and "guest" not in c.s
-                  and ("restaurant" in c.s or "hotel" not in c.state.domains)):
-                rule = "PR-Sc"
-        elif (not c.other_names_in_s("restaurant") and "accommodations" not in c.s
-              and "hotel" not in c.s):
-            rule = "PR-Sn"
-        if rule:
+        if i >= 0:
             out.append(c.system_hit(label, rule, i, i + len(surface)))
     return out
+
+
+def price_restaurant_system(c: TurnContext) -> list[Hit]:
+    """§7.4 PR-S (branches a, b, c; n when no restaurant name)."""
+    n = c.state.name("restaurant")
+    rule = None
+    if n:
+        if n in c.s:
+            rule = "PR-Sa"
+        elif n in c.wp and "hotel" not in c.s:
+            rule = "PR-Sb"
+        elif (n not in c.wp and "hotel" not in c.s and "guest" not in c.s
+              and ("restaurant" in c.s or "hotel" not in c.state.domains)):
+            rule = "PR-Sc"
+    elif (not c.other_names_in_s("restaurant") and "accommodations" not in c.s
+          and "hotel" not in c.s):
+        rule = "PR-Sn"
+    return _system_price_hits(c, rule)
 
 
 def price_hotel_user(c: TurnContext) -> list[Hit]:
@@ -72,22 +78,15 @@ def price_hotel_user(c: TurnContext) -> list[Hit]:
 def price_hotel_system(c: TurnContext) -> list[Hit]:
     """§7.4 PH-S (branches a, b; n when no hotel name)."""
     n = c.state.name("hotel")
-    out = []
-    for surface, label in c.inv.prices:
-        i = c.s.find(surface)
-        if i < 0:
-            continue
-        rule = None
-        if n:
-            if n in c.s:
-                rule = "PH-Sa"
-            elif not has_any(c.s, ("dine", "cuisine", "steakhouse", "restaurant")):
-                rule = "PH-Sb"
-        elif "restaurant" not in c.s and "hotel" in c.state.domains:
-            rule = "PH-Sn"
-        if rule:
-            out.append(c.system_hit(label, rule, i, i + len(surface)))
-    return out
+    rule = None
+    if n:
+        if n in c.s:
+            rule = "PH-Sa"
+        elif not has_any(c.s, ("dine", "cuisine", "steakhouse", "restaurant")):
+            rule = "PH-Sb"
+    elif "restaurant" not in c.s and "hotel" in c.state.domains:
+        rule = "PH-Sn"
+    return _system_price_hits(c, rule)
 
 
 # ====================================================================================== FOOD
