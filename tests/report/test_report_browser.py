@@ -1,13 +1,15 @@
 """The browsable report (issue 14, item 4): ``snakemake --report`` builds one HTML file that
 holds every table (as a page), every SVG plot and the provenance page; opened in headless
 Chromium it shows them without a console error, and a screenshot is written to
-``results/report/screenshot.png``.
+``results/report/screenshot.png`` of the workspace the report was built in.
 
-The report needs the workflow's outputs. The test uses the checkout when ``snakemake`` has
-been run there (``results/report/pages/`` present), or the built workspace named by
-``MWZREPRO_REPORT_WORKDIR``; otherwise it skips, saying so. A fresh clone (``make test``, CI)
-holds only the committed metrics and plots, not the tables, and building them takes minutes,
-so the report test runs where the pipeline has run (``make tables`` then ``make test``).
+The report needs the workflow's outputs. The test uses, in this order: the built workspace
+named by ``MWZREPRO_REPORT_WORKDIR``; the checkout when the pipeline has run there
+(``make tables``: ``results/report/pages/`` present, and then the README's screenshot is
+refreshed); otherwise it builds a reduced workspace from the mirror in a temporary directory
+(:func:`report_params`: the test split of one version and three systems, among them UBAR
+so that Table 7 is there; about 45 s on two cores), as in CI's fresh clone. Without the
+mirror it skips, saying so.
 
 Chromium: the Debian ``chromium`` package (installed with apt-get when missing and the test
 runs as root), driven by Playwright (``executable_path``, no downloaded browser). The test
@@ -19,24 +21,56 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, mirror_dir
+from tests.workflow.dags import copy_workflow, tool_env
+from tests.workflow.repos import reduced_params
+
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 
-def _workdir() -> Path:
+def _built(workdir: Path) -> bool:
+    return (workdir / "results" / "report" / "pages").is_dir() and any(
+        (workdir / "results" / "tables").glob("*.md"))
+
+
+def report_params() -> dict:
+    """The reduced params.yaml of the workflow tests (:func:`reduced_params`: one version's
+    test split, the first two systems) plus UBAR, the system of Table 7's trace."""
+    params = reduced_params()
+    if "ubar" not in params["systems"]:
+        params["systems"].append("ubar")
+    return params
+
+
+def _build_reduced(root: Path) -> Path:
+    """``snakemake --cores 2`` (every target) of :func:`report_params` in ``root/ws``."""
+    mirror = mirror_dir()
+    if not (mirror / "MANIFEST.tsv").is_file():
+        pytest.skip(f"no built workspace and no data mirror at {mirror} to build one: run "
+                    "`make tables`, set MWZREPRO_REPORT_WORKDIR, or set MWZREPRO_MIRROR")
+    ws = copy_workflow(root / "ws", params=report_params())
+    done = subprocess.run(["snakemake", "--cores", "2"], cwd=ws, capture_output=True,
+                          text=True, env=tool_env(MWZREPRO_MIRROR=str(mirror)), timeout=1800)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    assert _built(ws), f"snakemake left no results/tables or results/report/pages in {ws}"
+    return ws
+
+
+def _workdir(tmp_path_factory) -> Path:
     env = os.environ.get("MWZREPRO_REPORT_WORKDIR")
-    for candidate in ([Path(env)] if env else []) + [REPO]:
-        if (candidate / "results" / "report" / "pages").is_dir() and any(
-                (candidate / "results" / "tables").glob("*.md")):
-            return candidate
-    pytest.skip("no built workflow outputs (results/tables, results/report/pages): run "
-                "`snakemake -j8` in the checkout, or set MWZREPRO_REPORT_WORKDIR to a built "
-                "workspace; a fresh clone holds only the committed metrics and plots")
+    if env:
+        assert _built(Path(env)), (
+            f"MWZREPRO_REPORT_WORKDIR={env} holds no built results/tables and "
+            "results/report/pages (run `snakemake -j8` there)")
+        return Path(env)
+    if _built(REPO):
+        return REPO
+    return _build_reduced(tmp_path_factory.mktemp("report-workspace"))
 
 
 def _chromium() -> str:
@@ -56,17 +90,17 @@ def _chromium() -> str:
 
 @pytest.fixture(scope="module")
 def built_report(tmp_path_factory):
-    """(workdir, report path, seconds to build) — ``snakemake --report`` on the outputs."""
-    workdir = _workdir()
+    """(workdir, report path, seconds to build, Chromium path) — ``snakemake --report`` on the outputs.
+    The browser is looked for first: without one there is nothing to build for."""
+    chromium = _chromium()
+    workdir = _workdir(tmp_path_factory)
     out = tmp_path_factory.mktemp("report") / "report.html"
-    bindir = Path(sys.executable).parent
-    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
     start = time.perf_counter()
-    done = subprocess.run([str(bindir / "snakemake"), "--report", str(out)], cwd=workdir,
-                          env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(["snakemake", "--report", str(out)], cwd=workdir,
+                          env=tool_env(), capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-3000:]
-    return workdir, out, seconds
+    return workdir, out, seconds, chromium
 
 
 def _expected_items(workdir: Path) -> set[str]:
@@ -80,9 +114,9 @@ def _expected_items(workdir: Path) -> set[str]:
 
 
 def test_report_in_headless_chromium(built_report):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (PyPI) missing")
-    workdir, report, seconds = built_report
-    chromium = _chromium()
+    from playwright import sync_api  # the [test] extra
+
+    workdir, report, seconds, chromium = built_report
     expected = _expected_items(workdir)
     tables = {p.stem for p in (workdir / "results" / "tables").glob("*.md")}
     # every table of results/tables has a page, and the provenance page exists
@@ -102,7 +136,12 @@ def test_report_in_headless_chromium(built_report):
         assert expected <= items, sorted(expected - items)
         cats = page.evaluate("Object.keys(categories)")
         assert {"Nekvinda & Dušek 2021", "Dey et al. 2022 (FGA)", "Qian et al. 2021",
-                "Provenance"} <= set(cats)
+                "Statistics (CIs, significance, rankings)", "Provenance"} <= set(cats)
+        # the statistics of issue 14: a significance heat map and a bump chart per metric
+        for metric in ("bleu", "inform", "success", "jga", "fga"):
+            assert any(i.startswith("results/plots/stats_significance_") and
+                       i.endswith(f"_{metric}.svg") for i in items), metric
+            assert f"results/plots/stats_bump_{metric}.svg" in items, metric
         # open Table 7 in the viewer, its category in the menu
         trace = "results/report/pages/inform_success_trace.html"
         page.evaluate("""p => app.setView({navbarMode: 'subcategory',
