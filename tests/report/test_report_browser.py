@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, mirror_dir
+from tests.services.install import ensure_commands
 from tests.workflow.dags import copy_workflow, tool_env
 from tests.workflow.repos import reduced_params
 
@@ -74,18 +75,15 @@ def _workdir(tmp_path_factory) -> Path:
 
 
 def _chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"],
-                       capture_output=True, check=False,
-                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-        found = shutil.which("chromium")
-        if found:
-            return found
-    pytest.skip("no Chromium: install the Debian package `chromium` (apt-get install chromium)")
+    """Path of Debian's Chromium, installed with apt-get (as root) when missing; the test
+    skips, saying why, when it cannot be installed (tests/services/install.py)."""
+    return shutil.which("chromium-browser") or ensure_commands({"chromium": "chromium"})["chromium"]
+
+
+#: Headless Chromium on a closed network (see the machine notes): no background connections.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +124,7 @@ def test_report_in_headless_chromium(built_report):
 
     errors: list[str] = []
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1800, "height": 950})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
