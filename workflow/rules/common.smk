@@ -1,12 +1,17 @@
 # Shared helpers of every rule: the mirror path, template mode (for the generated dvc.yaml),
-# the sources registry, derived code dependencies, option rendering, wildcard constraints.
+# the sources registry, derived code dependencies, option rendering (the library's cli_args),
+# wildcard constraints.
 import copy
 import os
 
 import yaml
 
 from code_deps import code_deps
-from dvc_template import MARKER, TEMPLATE_ENV, placeholders
+from dvc_template import TEMPLATE_ENV, is_structural, placeholder, placeholders, to_marker
+from workflow_params import area_model
+
+from mwzrepro.core.errors import ConfigError
+from mwzrepro.core.params import cli_args, quoted
 
 # A relative MWZREPRO_MIRROR is resolved against the directory snakemake runs in, before any
 # job sees it (jobs inherit the environment; download.mirror is resolved by the command).
@@ -54,43 +59,33 @@ def db_files(prefix):
     )
 
 
-def quote(value):
-    """A params.yaml value for the shell, in double quotes (values hold apostrophes, e.g. the
-    seed alias "rosa's bed and breakfast"); booleans as true/false."""
-    text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    bad = sorted(set(text) & set('"$`\\')) if not MARKER.fullmatch(text) else []
-    if bad:
-        raise WorkflowError(
-            f"params.yaml value {text!r}: the characters {''.join(bad)} "
-            "cannot be passed on a command line"
-        )
-    return f'"{text}"'
+def param(key):
+    """The params.yaml value of dotted `key` as one shell word (the library's quoted), or its
+    placeholder in template mode when the key is not structural."""
+    if TEMPLATE and not is_structural(key):
+        return f'"{placeholder(key)}"'
+    value = VALUES
+    for part in key.split("."):
+        value = value[part]
+    try:
+        return quoted(value, key)
+    except ConfigError as exc:
+        raise WorkflowError(f"params.yaml: {exc}") from None
 
 
-def options(block, exclude=(), rename=None):
+def options(block, exclude=()):
     """`--key "value"` for every leaf of params.yaml block `block` (nested keys joined by "-",
-    `--outer-inner`): the option names the commands derive from the block's parameter model.
-    Sorted by key, so that reordering params.yaml changes no command. `exclude` names dotted
-    keys left out (structural ones such as bias.sources); `rename` maps a dotted key to
-    another option name."""
-    rename = rename or {}
-    parts = []
-
-    def walk(node, path):
-        for key, value in sorted(node.items()):
-            dotted = ".".join(path + [key])
-            if dotted in exclude:
-                continue
-            if isinstance(value, dict):
-                walk(value, path + [key])
-                continue
-            if isinstance(value, list):
-                raise WorkflowError(f"params.yaml {block}.{dotted}: a list cannot be an option")
-            name = rename.get(dotted, "-".join(path + [key]).replace("_", "-"))
-            parts.append(f"--{name} {quote(value)}")
-
-    walk(config[block], [])
-    return " ".join(parts)
+    `--outer-inner`), rendered by the library's cli_args from the block's parameter model
+    (workflow_params.AREA_MODELS): the options the commands derive from that same model.
+    In template mode each value is its placeholder. `exclude` names dotted keys left out
+    (structural ones such as bias.sources)."""
+    try:
+        text = cli_args(
+            area_model(block), VALUES[block], block, template=TEMPLATE, exclude=tuple(exclude)
+        )
+    except ConfigError as exc:
+        raise WorkflowError(f"params.yaml: {exc}") from None
+    return to_marker(text)
 
 
 wildcard_constraints:

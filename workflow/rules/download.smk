@@ -24,7 +24,7 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
         params:
             group=_group,
             pinned=sorted((e["path"], e["url"], e["sha1"]) for e in _entries),
-            mirror=quote(config["download"]["mirror"]),
+            mirror=param("download.mirror"),
         shell:
             "mwzrepro download --sources {input.registry} --group {params.group}"
             " --out-dir data/raw --mirror {params.mirror} --log {log}"

@@ -74,7 +74,7 @@ rule score_dst_human:
         ENV
     params:
         options=DST_OPTIONS,
-        version=quote(DST["human_version"]),
+        version=param("dst.human_version"),
         logs_dir=lambda w, input: os.path.dirname(input.logs[0]),
     shell:
         "mwzrepro score-dst-human --logs-dir {params.logs_dir} --sources {input.registry}"

@@ -75,8 +75,5 @@ rule report_provenance:
         " --sources {input.registry} --out {output} --log {log}"
 
 
-ruleorder: report_provenance > report_table
-
-
 ALL_TARGETS.extend(expand("results/report/pages/{page}.html", page=sorted(REPORT_SOURCES)))
 ALL_TARGETS.extend(rules.report_provenance.output)

@@ -7,7 +7,7 @@ the placeholder ``${block.key}`` (:func:`placeholders`), so the jobs' shell comm
 with ``${inform.fuzzy_threshold}`` where a run has ``90``, and DVC interpolates them from
 ``params.yaml`` (and tracks them as the stage's params).
 
-*Structural* keys (:data:`STRUCTURAL`) keep their values: they decide which jobs exist and
+*Structural* keys (:data:`STRUCTURAL`, marked on the parameter models) keep their values: they decide which jobs exist and
 which files they read and write (datasets, versions, systems, the version a table is built
 from), so they are part of the DAG, not of a command. Changing one means regenerating
 ``dvc.yaml`` (``make dvc.yaml``; ``make tables`` does it before recording).
@@ -22,18 +22,24 @@ from typing import Any
 #: Environment variable that switches ``common.smk`` into template mode.
 TEMPLATE_ENV = "MWZREPRO_DVC_TEMPLATE"
 
-#: params.yaml keys (dotted; a key covers everything under it) that shape the DAG.
-STRUCTURAL = (
-    "datasets",
-    "versions",
-    "systems",
-    "predictions.test_version",
-    "dst.flags_version",
-    "consistency.dst_version",
-    "unseen.bases",
-    "bias.sources",
-    "bleu_styles",
-)
+
+
+def structural() -> tuple[str, ...]:
+    """The ``params.yaml`` keys (dotted; a key covers everything under it) that shape the DAG:
+    the fields marked :data:`mwzrepro.core.params.STRUCTURAL` in the workflow's model and in
+    every area's model (``workflow_params``)."""
+    from workflow_params import AREA_MODELS, WorkflowParams, area_model
+
+    from mwzrepro.core.params import structural_keys
+
+    keys = list(structural_keys(WorkflowParams))
+    for block in AREA_MODELS:
+        keys += [f"{block}.{key}" for key in structural_keys(area_model(block))]
+    return tuple(keys)
+
+
+#: params.yaml keys that shape the DAG (:func:`structural`).
+STRUCTURAL = structural()
 
 #: How a placeholder is written inside the workflow: ``$<key>``. Snakemake expands ``{...}``
 #: in ``params:`` strings and shell commands, so DVC's ``${key}`` cannot pass through it;
@@ -57,6 +63,16 @@ def to_dvc(text: str) -> str:
     'mwzrepro score-dst --lambdas "${dst.lambdas}"'
     """
     return MARKER.sub(lambda m: "${" + m.group(1) + "}", text)
+
+
+def to_marker(text: str) -> str:
+    """The inverse of :func:`to_dvc`: DVC's ``${key}`` (as the library's
+    :func:`mwzrepro.core.params.cli_args` renders it) written ``$<key>`` for Snakemake.
+
+    >>> to_marker('--lambdas "${dst.lambdas}"')
+    '--lambdas "$<dst.lambdas>"'
+    """
+    return re.sub(r"\$\{([A-Za-z_][\w.]*)\}", lambda m: placeholder(m.group(1)), text)
 
 
 def is_structural(key: str) -> bool:

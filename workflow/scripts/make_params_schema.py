@@ -17,7 +17,6 @@ writes them, so that Snakemake and DVC render the same command line). Blocks lis
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,11 +31,6 @@ HEADER = (
     "# params.yaml is validated against it when the Snakefile loads.\n"
 )
 BOOL_STRINGS = {"enum": ["true", "false"]}
-
-
-def _model(target: str) -> type:
-    module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def _accept_bool_strings(node: Any) -> Any:
@@ -64,12 +58,12 @@ def build() -> dict:
     """The schema of params.yaml (a plain dict, keys in a stable order)."""
     sys.path.insert(0, str(ROOT / "src"))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from workflow_params import AREA_MODELS, UNMODELLED, WorkflowParams
+    from workflow_params import AREA_MODELS, UNMODELLED, WorkflowParams, area_model
 
     spine, defs = _block_schema(WorkflowParams)
     properties: dict[str, Any] = dict(spine["properties"])
-    for block, target in AREA_MODELS.items():
-        model = _model(target)
+    for block in AREA_MODELS:
+        model = area_model(block)
         schema, more = _block_schema(model)
         clash = set(more) & set(defs)
         if any(defs[k] != more[k] for k in clash):

@@ -9,9 +9,12 @@ uses them through the generated schema ``workflow/schemas/params.schema.yaml``
 
 from __future__ import annotations
 
+import importlib
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from mwzrepro.core.params import STRUCTURAL
 
 #: Dataset versions and split labels the workflow knows (the wildcard constraints of
 #: workflow/rules/common.smk).
@@ -35,6 +38,16 @@ AREA_MODELS: dict[str, str] = {
 }
 #: Blocks of params.yaml that no model describes yet (permissive schema).
 UNMODELLED: tuple[str, ...] = ()
+
+
+def area_model(block: str) -> type[BaseModel]:
+    """The parameter model of ``params.yaml`` block ``block`` (:data:`AREA_MODELS`).
+
+    >>> area_model("inform").__name__
+    'InformParams'
+    """
+    module, attr = AREA_MODELS[block].split(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 class _Block(BaseModel):
@@ -67,7 +80,7 @@ class Predictions(_Block):
 
     test_version: str = Field("mwz21", pattern=VERSION_PATTERN,
                               description="Version whose canonical test turns the prediction "
-                              "files are validated against.")
+                              "files are validated against.", json_schema_extra=STRUCTURAL)
 
 
 class WorkflowParams(_Block):
@@ -77,15 +90,15 @@ class WorkflowParams(_Block):
     datasets: dict[str, Dataset] = Field(
         ..., min_length=1,
         description="Canonical datasets, one ingest job each: dataset version, split and the "
-        "raw file.")
+        "raw file.", json_schema_extra=STRUCTURAL)
     versions: list[Version] = Field(
         ..., min_length=1,
         description="Dataset versions whose test split is the reference set (BLEU, "
-        "Inform/Success, DST).")
+        "Inform/Success, DST).", json_schema_extra=STRUCTURAL)
     systems: list[System] = Field(
         ..., min_length=1,
         description="Systems scored: prediction files data/raw/mwzeval/predictions/<system>.json "
-        "(reference evaluator input format).")
+        "(reference evaluator input format).", json_schema_extra=STRUCTURAL)
     predictions: Predictions = Field(default_factory=Predictions,
                                      description=Predictions.__doc__)
 

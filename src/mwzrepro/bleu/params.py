@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from mwzrepro.core.params import ParamsModel
+from mwzrepro.core.params import STRUCTURAL, ParamsModel
 
 #: The 13 systems of the paper's Table 4, in its column order.
 TABLE4_SYSTEMS = "damd,mintl,ubar,soloist,augpt,labes,dots,marco,hdsa,hdno,sfn,uniconv,lava"
@@ -24,9 +24,9 @@ class BleuStylesParams(ParamsModel):
     systems: str = Field(
         TABLE4_SYSTEMS,
         description="Comma-separated systems scored against every reference style (the "
-        "paper's 13 Table 4 columns).")
+        "paper's 13 Table 4 columns).", json_schema_extra=STRUCTURAL)
     word_pairs: bool = Field(
         False,
         description="Apply DAMD's and UniConv's mapping.pair files (pinned under `extra:` of "
         "the sources registry; not in the offline mirror). Without them the DAMD and UniConv "
-        "rows keep plural and contracted forms (see the README).")
+        "rows keep plural and contracted forms (see the README).", json_schema_extra=STRUCTURAL)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 import click
@@ -33,15 +32,3 @@ def setup_logging(log_file: Path | None) -> logging.Logger:
     return logger
 
 
-def resolve_mirror(mirror: str | None) -> str | None:
-    """The mirror directory to use, as an absolute path: ``mirror`` if non-empty, else
-    $MWZREPRO_MIRROR, else None (download from upstream). A relative path is resolved
-    against the current directory (where the command runs), before anything uses it.
-
-    >>> resolve_mirror("/data/mirror")
-    '/data/mirror'
-    >>> resolve_mirror("mirror") == os.path.join(os.getcwd(), "mirror")
-    True
-    """
-    chosen = mirror or os.environ.get("MWZREPRO_MIRROR") or None
-    return os.path.abspath(chosen) if chosen else None

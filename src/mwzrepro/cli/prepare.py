@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from mwzrepro.cli.options import log_option, resolve_mirror, setup_logging
+from mwzrepro.cli.options import log_option, setup_logging
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -40,7 +40,7 @@ def download(registry: Path | None, group: str | None, out_dir: Path | None,
     does), --sources with --id and --out (one registered file), or --url, --sha1 and --out.
     """
     from mwzrepro.core.errors import DownloadError
-    from mwzrepro.core.sources import Source, fetch, groups, load_registry
+    from mwzrepro.core.sources import Source, fetch, groups, load_registry, resolve_mirror
 
     log = setup_logging(log_file)
     mirror_dir = resolve_mirror(mirror)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 
 from mwzrepro.consistency.context import Hit, TurnContext
 from mwzrepro.consistency.text import normalize_value, nword_matches, partial_ratio
@@ -122,105 +122,85 @@ def _resolve(c: TurnContext, v: str) -> str:
     return v
 
 
+def _after_to(text: str, v: str) -> tuple[int, int] | None:
+    i = text.find("to " + v)
+    return (i + 3, i + 3 + len(v)) if i >= 0 else None
+
+
+def _place_hits(c: TurnContext, places: Iterable[str], side: str, rule: str,
+                locate: Callable[[str, str], tuple[int, int] | None], spaced: bool = False,
+                resolve: bool = False, blocked: Collection[str] = ()) -> list[Hit]:
+    """The §7.10 scan shared by the train and taxi rules: every place ``v`` (not in
+    ``blocked``) said on ``side`` ("user" or "system"; preceded by a space when ``spaced``)
+    and absent from the state, located by ``locate(text, v)`` → (start, end) or None, becomes
+    a hit of ``rule`` with the value ``v`` (with ``resolve``, "the hotel"/"the restaurant"
+    become the state's venue name, and a place without one is skipped)."""
+    text = c.u if side == "user" else c.s
+    hit = c.user_hit if side == "user" else c.system_hit
+    out = []
+    for v in places:
+        if v in blocked:
+            continue
+        if (" " + v if spaced else v) in text and not c.state.value_in_state(v):
+            span = locate(text, v)
+            value = _resolve(c, v) if resolve else v
+            if span and value:
+                out.append(hit(value, rule, *span))
+    return out
+
+
+def _departure(text: str, v: str) -> tuple[int, int] | None:
+    return _pattern_hit(text, _DEP, v)
+
+
 def train_dep_user(c: TurnContext) -> list[Hit]:
     """§7.10 TD-U."""
-    out = []
-    for v in c.inv.stations:
-        if " " + v in c.u and not c.state.value_in_state(v):
-            span = _pattern_hit(c.u, _DEP, v)
-            if span:
-                out.append(c.user_hit(v, "TD-U", *span))
-    return out
+    return _place_hits(c, c.inv.stations, "user", "TD-U", _departure, spaced=True)
 
 
 def train_dep_system(c: TurnContext) -> list[Hit]:
     """§7.10 TD-S."""
-    out = []
-    for v in c.inv.stations:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _DEP, v)
-            if span:
-                out.append(c.system_hit(v, "TD-S", *span))
-    return out
+    return _place_hits(c, c.inv.stations, "system", "TD-S", _departure)
 
 
 def train_dest_user(c: TurnContext) -> list[Hit]:
     """§7.10 TT-U (optionally requiring "train" in W_t)."""
     if c.params.train_dest_require_train_cue and "train" not in c.w:
         return []
-    out = []
-    for v in c.inv.stations:
-        if v in c.u and not c.state.value_in_state(v):
-            i = c.u.find("to " + v)
-            if i >= 0:
-                out.append(c.user_hit(v, "TT-U", i + 3, i + 3 + len(v)))
-    return out
+    return _place_hits(c, c.inv.stations, "user", "TT-U", _after_to)
 
 
 def train_dest_system(c: TurnContext) -> list[Hit]:
     """§7.10 TT-S."""
-    out = []
-    for v in c.inv.stations:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _ARR, v)
-            if span:
-                out.append(c.system_hit(v, "TT-S", *span))
-    return out
+    return _place_hits(c, c.inv.stations, "system", "TT-S",
+                       lambda text, v: _pattern_hit(text, _ARR, v))
 
 
 def taxi_dep_user(c: TurnContext) -> list[Hit]:
     """§7.10 XD-U."""
-    out = []
-    for v in c.inv.taxi_places:
-        if " " + v in c.u and not c.state.value_in_state(v):
-            span = _pattern_hit(c.u, _DEP, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.user_hit(value, "XD-U", *span))
-    return out
+    return _place_hits(c, c.inv.taxi_places, "user", "XD-U", _departure, spaced=True,
+                       resolve=True)
 
 
 def taxi_dep_system(c: TurnContext) -> list[Hit]:
     """§7.10 XD-S."""
     if "taxi" not in c.s:
         return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _DEP, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.system_hit(value, "XD-S", *span))
-    return out
+    return _place_hits(c, c.inv.taxi_places, "system", "XD-S", _departure, resolve=True)
 
 
 def taxi_dest_user(c: TurnContext) -> list[Hit]:
     """§7.10 XT-U."""
     if "taxi" not in c.u:
         return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.params.taxi_blocked_values:
-            continue
-        if v in c.u and not c.state.value_in_state(v):
-            i = c.u.find("to " + v)
-            value = _resolve(c, v)
-            if i >= 0 and value:
-                out.append(c.user_hit(value, "XT-U", i + 3, i + 3 + len(v)))
-    return out
+    return _place_hits(c, c.inv.taxi_places, "user", "XT-U", _after_to, resolve=True,
+                       blocked=c.params.taxi_blocked_values)
 
 
 def taxi_dest_system(c: TurnContext) -> list[Hit]:
     """§7.10 XT-S."""
     if "taxi" not in c.s:
         return []
-    out = []
-    for v in c.inv.taxi_places:
-        if v in c.params.taxi_blocked_values:
-            continue
-        if v in c.s and not c.state.value_in_state(v):
-            span = _pattern_hit(c.s, _ARR_TAXI, v)
-            value = _resolve(c, v)
-            if span and value:
-                out.append(c.system_hit(value, "XT-S", *span))
-    return out
+    return _place_hits(c, c.inv.taxi_places, "system", "XT-S",
+                       lambda text, v: _pattern_hit(text, _ARR_TAXI, v), resolve=True,
+                       blocked=c.params.taxi_blocked_values)

@@ -39,7 +39,7 @@ from pydantic import Field, field_validator
 
 from mwzrepro.consistency.overrides import Override, read_overrides
 from mwzrepro.core.errors import ConfigError
-from mwzrepro.core.params import ParamsModel, parse_list, parse_pairs
+from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list, parse_pairs
 
 __all__ = [
     "ConsistencyParams",
@@ -227,7 +227,8 @@ class ConsistencyParams(ParamsModel):
         "mwz21", description="Dataset version compared with the spec's expected values (§9.4) "
                              "in the reference table.")
     dst_version: str = Field(
-        "mwz21", description="DST effect table (Table 4 analogue): gold version (test split).")
+        "mwz21", description="DST effect table (Table 4 analogue): gold version (test split).",
+        json_schema_extra=STRUCTURAL)
     dst_corrected_alternatives: bool = Field(
         True, description="DST effect table: a multi-valued addition accepts any of its values "
                           "(the 2.2+ release writes the list).")

@@ -28,6 +28,8 @@ __all__ = [
     "load_registry",
     "groups",
     "git_blob_sha1",
+    "MIRROR_ENV",
+    "resolve_mirror",
     "mirror_path",
     "fetch",
     "verify_file",
@@ -35,6 +37,8 @@ __all__ = [
 
 #: URL prefix that the mirror layout replaces.
 RAW_PREFIX = "https://raw.githubusercontent.com/"
+#: Environment variable naming the mirror when no mirror is given.
+MIRROR_ENV = "MWZREPRO_MIRROR"
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,21 @@ def git_blob_sha1(data: bytes) -> str:
     h.update(b"blob %d\0" % len(data))
     h.update(data)
     return h.hexdigest()
+
+
+def resolve_mirror(mirror: str | os.PathLike[str] | None = None) -> str | None:
+    """The mirror directory to use, as an absolute path: ``mirror`` if non-empty, else
+    ``$MWZREPRO_MIRROR`` (:data:`MIRROR_ENV`), else None (fetch from the pinned upstream
+    URLs). A relative path is resolved against the current directory (where the command
+    runs), before anything uses it. The pipeline's ``download`` and the scorer both use it.
+
+    >>> resolve_mirror("/srv/mirror")
+    '/srv/mirror'
+    >>> resolve_mirror("m") == os.path.join(os.getcwd(), "m")
+    True
+    """
+    chosen = mirror or os.environ.get(MIRROR_ENV) or None
+    return os.path.abspath(chosen) if chosen else None
 
 
 def mirror_path(mirror: str | os.PathLike[str], url: str) -> Path:

@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from mwzrepro.core.params import ParamsModel, parse_list
+from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list
 from mwzrepro.dst.metrics import lambda_from_forgetting
 from mwzrepro.dst.state import canonical_dialogue_id
 
@@ -92,7 +92,7 @@ class DSTParams(ParamsModel):
     flags_version: str = Field(
         "mwz21",
         description="Gold version whose states give AGA's gold presence for TripPy's flag "
-                    "file (§7.2).")
+                    "file (§7.2).", json_schema_extra=STRUCTURAL)
     human_version: str = Field(
         "mwz21",
         description="Version label of the human-evaluation sample (its gold states are in the "

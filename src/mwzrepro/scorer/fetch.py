@@ -17,13 +17,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from mwzrepro.core.errors import DownloadError
-from mwzrepro.core.sources import Source, fetch, load_registry, verify_file
+from mwzrepro.core.sources import (
+    MIRROR_ENV,
+    Source,
+    fetch,
+    load_registry,
+    resolve_mirror,
+    verify_file,
+)
 
 __all__ = ["MIRROR_ENV", "default_registry", "resolve_mirror", "registry_sources",
            "fetch_sources"]
-
-#: Environment variable naming a local mirror directory.
-MIRROR_ENV = "MWZREPRO_MIRROR"
 
 log = logging.getLogger("mwzrepro")
 
@@ -33,20 +37,6 @@ def default_registry() -> Path:
     from importlib.resources import files
 
     return Path(str(files("mwzrepro") / "resources" / "sources.yaml"))
-
-
-def resolve_mirror(mirror: str | os.PathLike[str] | None = None) -> str | None:
-    """The mirror to use as an absolute path: ``mirror``, else ``$MWZREPRO_MIRROR``, else
-    None (fetch from the pinned URLs). A relative path is resolved against the current
-    directory.
-
-    >>> resolve_mirror("/srv/mirror")
-    '/srv/mirror'
-    >>> resolve_mirror("m") == os.path.join(os.getcwd(), "m")
-    True
-    """
-    chosen = mirror or os.environ.get(MIRROR_ENV) or None
-    return os.path.abspath(chosen) if chosen else None
 
 
 def registry_sources(ids: Iterable[str], registry: str | os.PathLike[str] | None = None

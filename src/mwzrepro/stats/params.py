@@ -8,8 +8,8 @@ Example:
     >>> p.signature_fields()
     {'unit': 'dialogue', 'bs': 1000, 'seed': 0, 'ci': 'percentile', 'conf': 0.95}
     >>> from mwzrepro.core.params import cli_args
-    >>> cli_args(StatsParams, {}, block="stats", template=True).split()[:2]
-    ['--resamples', '"${stats.resamples}"']
+    >>> cli_args(StatsParams, {"resamples": 1000}, block="stats", template=True).split()[-4:]
+    ['--resamples', '"${stats.resamples}"', '--seed', '"0"']
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from mwzrepro.core.params import ParamsModel, parse_list
+from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list
 from mwzrepro.unseen.families import (
     DEFAULT_CITY_NICKNAMES,
     DEFAULT_FAMILIES,
@@ -61,7 +61,7 @@ class UnseenParams(ParamsModel):
         {"mwz20": "mwz20/test.json.zip", "mwz21": "mwz21/test.json.zip"},
         description="§1 base: the test split (raw file under data/raw/, ConvLab 2.0/2.1 "
         "layout) that gets an unseen-entity copy, per version; written to "
-        "data/interim/<version>/test_unseen/.")
+        "data/interim/<version>/test_unseen/.", json_schema_extra=STRUCTURAL)
     train: str = Field(
         "", description="§5: MultiWOZ training split in the base layout (path under "
         "data/raw/); '' = unavailable: seen-set item 1 then relies on the ontology and U3 is "
@@ -190,7 +190,7 @@ class BiasParams(ParamsModel):
         [BiasSource(version=v, split=s) for v in ("mwz20", "mwz21") for s in ("test", "val")]
         + [BiasSource(version=v, split="test_unseen") for v in ("mwz20", "mwz21")],
         description="(version, split) pairs whose states are measured (test_unseen: §11.6, "
-        "the new test set).")
+        "the new test set).", json_schema_extra=STRUCTURAL)
     versions: str = Field(
         "mwz20,mwz21", description="Versions whose bias_split row the table shows (marked "
         "when unavailable; comma-separated).")

@@ -191,7 +191,7 @@ def _block_args(block: dict) -> list[str]:
     """Every leaf of the `consistency` block as command words (values as the workflow passes
     them: the model's option names, strings verbatim, booleans true/false)."""
     out = []
-    for path, _ in leaves(ConsistencyParams):
+    for path, _ in sorted(leaves(ConsistencyParams), key=lambda leaf: leaf[0]):
         value = block
         for key in path:
             value = value[key]

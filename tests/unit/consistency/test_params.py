@@ -27,7 +27,10 @@ def test_defaults_are_params_yaml_and_nested_like_it():
     assert p == ConsistencyParams()
     assert p.correction().name_seed_aliases == DEFAULT_SEED_ALIASES
     assert '--fuzzy-name-match-threshold "${consistency.fuzzy_name_match.threshold}"' in \
-        cli_args(ConsistencyParams, {}, "consistency", template=True)
+        cli_args(ConsistencyParams, block, "consistency", template=True)
+    # the structural key keeps its value (dvc.yaml is regenerated when it changes)
+    assert '--dst-version "mwz21"' in cli_args(ConsistencyParams, block, "consistency",
+                                              template=True)
 
 
 def test_params_profile_and_mapping() -> None:

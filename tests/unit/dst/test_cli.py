@@ -260,7 +260,7 @@ def test_every_command_takes_the_whole_dst_block(tmp_path, gold_dir):
     block = yaml.safe_load((REPO / "params.yaml").read_text())["dst"]
     assert DSTParams.model_validate(block) == DSTParams()
     args = _block_args(block)
-    assert args[:2] == ["--lambdas", "0.25,0.5,0.75,1.0"]
+    assert args[args.index("--lambdas") + 1] == "0.25,0.5,0.75,1.0"
     assert score_dst(tmp_path, gold_dir, "sys", GOOD, *args).exit_code == 0
     res = run(["score-dst-human", "--logs-dir", FIXTURES, *common(tmp_path, "sample"), *args])
     assert res.exit_code == 0, res.output

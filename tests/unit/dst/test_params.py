@@ -49,6 +49,10 @@ def test_bad_value_names_the_key(block, key):
 
 
 def test_workflow_rendering_names_every_key():
-    template = cli_args(DSTParams, {}, "dst", template=True)
+    block = yaml.safe_load((REPO / "params.yaml").read_text())["dst"]
+    template = cli_args(DSTParams, block, "dst", template=True)
     assert '--excluded-dialogues "${dst.excluded_dialogues}"' in template
+    assert '--flags-version "mwz21"' in template  # structural: keeps its value
     assert template.count("--") == len(DSTParams.model_fields)
+    # a key missing from params.yaml takes the model's default (no placeholder to resolve)
+    assert '--lambdas "0.25,0.5,0.75,1.0"' in cli_args(DSTParams, {}, "dst", template=True)

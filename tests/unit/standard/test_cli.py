@@ -256,7 +256,7 @@ def test_every_block_leaf_is_an_option():
 
     assert shlex.split(cli_args(InformParams, {"matching": "reference",
                                                "fuzzy_threshold": 90})) == [
-        "--matching", "reference", "--fuzzy-threshold", "90"]
+        "--fuzzy-threshold", "90", "--matching", "reference"]
 
 
 def test_bad_parameter_values_name_the_key(data, systems, tmp_path):

@@ -52,8 +52,9 @@ def test_bad_values_name_the_key(model, block, data, key):
 
 def test_workflow_option_strings():
     assert shlex.split(cli_args(InformParams, PARAMS["inform"], "inform")) == [
-        "--matching", "reference", "--fuzzy-threshold", "90"]
-    assert shlex.split(cli_args(StandardParams, {}, "standard", template=True)) == [
+        "--fuzzy-threshold", "90", "--matching", "reference"]
+    assert shlex.split(cli_args(StandardParams, PARAMS["standard"], "standard",
+                                template=True)) == [
         "--domain-sources", "${standard.domain_sources}",
         "--state-match-threshold", "${standard.state_match_threshold}"]
     assert shlex.split(cli_args(RichnessParams, {"msttr_window": 50})) == [

@@ -174,5 +174,5 @@ def test_stats_params_validation_and_cli_args():
     with pytest.raises(ConfigError, match="unknown key"):
         validate_block(StatsParams, {"resample": 5}, "stats")
     assert cli_args(StatsParams, {"seed": 3}) == (
-        "--resamples 1000 --seed 3 --confidence 0.95 --alpha 0.05 "
-        "--correction holm --pvalue normal --fga-lambda 0.5")
+        '--alpha "0.05" --confidence "0.95" --correction "holm" --fga-lambda "0.5" '
+        '--pvalue "normal" --resamples "1000" --seed "3"')
