@@ -56,3 +56,12 @@ def mwz20_test(mirror: Path):
         mirror_file(mirror, "ConvLab/ConvLab", "data/multiwoz/test.json.zip"), "test"
     )
     return tables
+
+
+@pytest.fixture(scope="session")
+def built_workspace(tmp_path_factory) -> Path:
+    """A workspace the whole pipeline has run in: $MWZREPRO_WORKSPACE, the built checkout, or
+    a reduced build from the mirror (tests/workspace.py); skips without any of them."""
+    from tests.workspace import built_workspace as find_or_build
+
+    return find_or_build(tmp_path_factory)

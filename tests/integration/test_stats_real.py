@@ -1,14 +1,14 @@
 """Bootstrap intervals on the pipeline's real score files (issue 14 acceptance).
 
 The files are those the pipeline writes under ``results/scores`` and ``data/interim`` of a
-built workspace: this checkout, or the one named by $MWZREPRO_WORKSPACE. Tests skip with the
-missing path as reason when the pipeline has not been run.
+built workspace (the ``built_workspace`` fixture, tests/workspace.py): $MWZREPRO_WORKSPACE,
+this checkout after ``make tables``, or else a reduced workspace built from the mirror (the
+mwz21 test split; AuGPT, LABES and UBAR), as in CI's fresh clone.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import pytest
@@ -18,20 +18,16 @@ from mwzrepro.stats.bleu_stats import BleuReferences
 from mwzrepro.stats.bootstrap import Resampler
 from mwzrepro.stats.units import dst_stats, success_stats
 
-REPO = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 
 @pytest.fixture(scope="module")
-def workspace() -> Path:
-    """A workspace the pipeline has built (``results/scores`` present)."""
-    env = os.environ.get("MWZREPRO_WORKSPACE")
-    return Path(env) if env else REPO
+def workspace(built_workspace: Path) -> Path:
+    return built_workspace
 
 
 def need(path: Path) -> Path:
-    if not path.is_file():
-        pytest.skip(f"{path} not found: run the pipeline (snakemake) or set "
-                    "MWZREPRO_WORKSPACE to a built workspace")
+    assert path.is_file(), f"{path}: the built workspace lacks this output"
     return path
 
 
@@ -51,8 +47,7 @@ def test_inform_interval_is_the_binomial_prediction(workspace: Path):
 
 def test_every_systems_inform_and_success_width_follow_the_binomial(workspace: Path):
     files = sorted((workspace / "results/scores/success/mwz21").glob("*.dialogues.parquet"))
-    if not files:
-        pytest.skip(f"no success scores under {workspace}/results/scores/success/mwz21")
+    assert len(files) >= 3, f"no success scores under {workspace}/results/scores/success/mwz21"
     for f in files:
         table = read_table(f, "success_dialogues")
         for metric in ("inform", "success"):

@@ -3,13 +3,11 @@ holds every table (as a page), every SVG plot and the provenance page; opened in
 Chromium it shows them without a console error, and a screenshot is written to
 ``results/report/screenshot.png`` of the workspace the report was built in.
 
-The report needs the workflow's outputs. The test uses, in this order: the built workspace
-named by ``MWZREPRO_REPORT_WORKDIR``; the checkout when the pipeline has run there
-(``make tables``: ``results/report/pages/`` present, and then the README's screenshot is
-refreshed); otherwise it builds a reduced workspace from the mirror in a temporary directory
-(:func:`report_params`: the test split of one version and three systems, among them UBAR
-so that Table 7 is there; about 45 s on two cores), as in CI's fresh clone. Without the
-mirror it skips, saying so.
+The report needs the workflow's outputs: the ``built_workspace`` fixture (tests/workspace.py)
+gives ``MWZREPRO_WORKSPACE``, the checkout when ``make tables`` has run there (the README's
+screenshot is then refreshed), or else a reduced workspace built from the mirror in a
+temporary directory (one version's test split, three systems among them UBAR so that
+Table 7 is there; about a minute), as in CI's fresh clone.
 
 Chromium: the Debian ``chromium`` package (installed with apt-get when missing and the test
 runs as root), driven by Playwright (``executable_path``, no downloaded browser). The test
@@ -18,7 +16,6 @@ skips only when no browser can be found or installed.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
@@ -26,52 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, mirror_dir
 from tests.services.install import ensure_commands
-from tests.workflow.dags import copy_workflow, tool_env
-from tests.workflow.repos import reduced_params
+from tests.workflow.dags import tool_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.mirror]
-
-
-def _built(workdir: Path) -> bool:
-    return (workdir / "results" / "report" / "pages").is_dir() and any(
-        (workdir / "results" / "tables").glob("*.md"))
-
-
-def report_params() -> dict:
-    """The reduced params.yaml of the workflow tests (:func:`reduced_params`: one version's
-    test split, the first two systems) plus UBAR, the system of Table 7's trace."""
-    params = reduced_params()
-    if "ubar" not in params["systems"]:
-        params["systems"].append("ubar")
-    return params
-
-
-def _build_reduced(root: Path) -> Path:
-    """``snakemake --cores 2`` (every target) of :func:`report_params` in ``root/ws``."""
-    mirror = mirror_dir()
-    if not (mirror / "MANIFEST.tsv").is_file():
-        pytest.skip(f"no built workspace and no data mirror at {mirror} to build one: run "
-                    "`make tables`, set MWZREPRO_REPORT_WORKDIR, or set MWZREPRO_MIRROR")
-    ws = copy_workflow(root / "ws", params=report_params())
-    done = subprocess.run(["snakemake", "--cores", "2"], cwd=ws, capture_output=True,
-                          text=True, env=tool_env(MWZREPRO_MIRROR=str(mirror)), timeout=1800)
-    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
-    assert _built(ws), f"snakemake left no results/tables or results/report/pages in {ws}"
-    return ws
-
-
-def _workdir(tmp_path_factory) -> Path:
-    env = os.environ.get("MWZREPRO_REPORT_WORKDIR")
-    if env:
-        assert _built(Path(env)), (
-            f"MWZREPRO_REPORT_WORKDIR={env} holds no built results/tables and "
-            "results/report/pages (run `snakemake -j8` there)")
-        return Path(env)
-    if _built(REPO):
-        return REPO
-    return _build_reduced(tmp_path_factory.mktemp("report-workspace"))
 
 
 def _chromium() -> str:
@@ -87,11 +42,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 @pytest.fixture(scope="module")
-def built_report(tmp_path_factory):
+def built_report(request, tmp_path_factory):
     """(workdir, report path, seconds to build, Chromium path) — ``snakemake --report`` on the outputs.
     The browser is looked for first: without one there is nothing to build for."""
     chromium = _chromium()
-    workdir = _workdir(tmp_path_factory)
+    workdir = request.getfixturevalue("built_workspace")
     out = tmp_path_factory.mktemp("report") / "report.html"
     start = time.perf_counter()
     done = subprocess.run(["snakemake", "--report", str(out)], cwd=workdir,

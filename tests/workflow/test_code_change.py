@@ -11,7 +11,6 @@ Snakemake finds nothing to do), `dvc commit` records that state, then the module
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import time
 from pathlib import Path

@@ -67,7 +67,8 @@ def build() -> dict:
         schema, more = _block_schema(model)
         clash = set(more) & set(defs)
         if any(defs[k] != more[k] for k in clash):
-            raise ValueError(f"{target}: definitions {sorted(clash)} clash with another block's")
+            raise ValueError(f"{AREA_MODELS[block]}: definitions {sorted(clash)} clash "
+                             "with another block's")
         defs.update(more)
         schema["description"] = (model.__doc__ or "").strip().split("\n")[0]
         schema["default"] = {}
