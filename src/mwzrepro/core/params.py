@@ -197,8 +197,8 @@ def cli_args(model: type[BaseModel], block_values: Mapping[str, Any], block: str
     ``block_values`` takes the model's default. With ``template=True`` each leaf present in
     ``block_values`` and not :data:`STRUCTURAL` is the DVC placeholder
     ``"${block.key.subkey}"`` instead (what the generated ``dvc.yaml`` interpolates from
-    ``params.yaml``). ``exclude`` names dotted leaf
-    paths left out (structural lists such as ``bias.sources``).
+    ``params.yaml``). ``exclude`` names dotted leaf paths left out (structural lists such as
+    ``bias.sources``).
 
     Every value is double-quoted, the way DVC writes an interpolated value, so both runners
     run the same command (values hold apostrophes, e.g. ``rosa's bed and breakfast``).
