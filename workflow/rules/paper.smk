@@ -192,7 +192,8 @@ rule tables_fga_stats:
 # The style references need the 2.0 and 2.1 test splits and the 2.1 validation split; a
 # reduced params.yaml (tests, partial runs) leaves these tables out.
 _DATASETS = {f"{d['version']}-{d['split']}" for d in DATASETS.values()}
-if STYLE_SYSTEMS and {"mwz20-test", "mwz21-test", "mwz21-val"} <= _DATASETS:
+BLEU_STYLE_TABLES = bool(STYLE_SYSTEMS) and {"mwz20-test", "mwz21-test", "mwz21-val"} <= _DATASETS
+if BLEU_STYLE_TABLES:
     ALL_TARGETS.extend(rules.tables_bleu_styles.output)
     ALL_TARGETS.extend(rules.tables_delex_example.output)
 if "mwz21-test" in _DATASETS:

@@ -1,15 +1,12 @@
 # Rules of the stats area: seeded paired bootstrap confidence intervals and significance per
-# version (stats-bootstrap), ranking stability across conditions (stats-ranking).
-STATS_FIGURES = [
-    "bleu",
-    "inform",
-    "success",
-    "inform-optimistic",
-    "success-optimistic",
-    "jga",
-    "fga",
-]
-STATS_RANKED = ["bleu", "inform", "success", "jga", "fga"]
+# version (stats-bootstrap), ranking stability across conditions (stats-ranking). The figures
+# and ranked metrics come from the library's catalog (mwzrepro.stats.catalog).
+from mwzrepro.stats.catalog import METRICS, RANKED_METRICS
+
+STATS_FIGURES = [m.key for m in METRICS]
+STATS_RANKED = list(RANKED_METRICS)
+# The reference styles' BLEU (Table 4) is a ranking condition where the workflow builds it.
+STATS_STYLES = [rules.tables_bleu_styles.output.metrics] if BLEU_STYLE_TABLES else []
 
 
 rule stats_bootstrap:
@@ -59,6 +56,7 @@ rule stats_ranking:
         stats=expand("results/metrics/stats_{version}.json", version=VERSIONS),
         consistency_dst="results/metrics/consistency_dst.json",
         published="workflow/resources/published/leaderboard.yaml",
+        bleu_styles=STATS_STYLES,
         code=code("stats-ranking"),
     output:
         table=multiext("results/tables/stats_ranking", ".md", ".csv", ".tex"),
@@ -75,9 +73,11 @@ rule stats_ranking:
     params:
         args=options("stats"),
         stats=lambda wildcards, input: " ".join(f"--stats {p}" for p in input.stats),
+        styles=" ".join(f"--bleu-styles {p}" for p in STATS_STYLES),
     shell:
         "mwzrepro stats-ranking {params.stats} --consistency-dst {input.consistency_dst}"
-        " --published {input.published} {params.args} --table results/tables/stats_ranking"
+        " --published {input.published} {params.styles} {params.args}"
+        " --table results/tables/stats_ranking"
         " --ranks-table results/tables/stats_ranks --plots-dir results/plots"
         " --metrics {output.metrics} --log {log}"
 

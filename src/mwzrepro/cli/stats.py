@@ -160,6 +160,9 @@ def stats_bootstrap(version: str, references: Path, predictions_dir: Path, bleu_
 @click.option("--published", type=IN_FILE, default=None,
               help="leaderboard.yaml: the leaderboard's BLEU/Inform/Success (condition "
               "'leaderboard 2.2').")
+@click.option("--bleu-styles", type=IN_FILE, default=None,
+              help="bleu_styles.json: BLEU of every system under every reference style "
+              "(conditions 'ref:<style>' of the metric 'bleu-styles').")
 @click_options(StatsParams)
 @click.option("--table", type=PATH, required=True, help="τ table stem (.md/.csv/.tex).")
 @click.option("--ranks-table", type=PATH, required=True, help="Ranks table stem.")
@@ -168,10 +171,12 @@ def stats_bootstrap(version: str, references: Path, predictions_dir: Path, bleu_
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @log_option
 def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
-                  published: Path | None, table: Path, ranks_table: Path, plots_dir: Path,
-                  metrics: Path, log_file: Path | None, **kw: Any) -> None:
+                  published: Path | None, bleu_styles: Path | None, table: Path,
+                  ranks_table: Path, plots_dir: Path, metrics: Path, log_file: Path | None,
+                  **kw: Any) -> None:
     """Kendall's τ-b between the rankings of every pair of conditions (versions, settings,
-    corrected annotations, the published leaderboard), the systems moving most, bump charts."""
+    corrected annotations, the published leaderboard, reference styles), the systems moving
+    most, bump charts."""
     import yaml
 
     from mwzrepro.core.io import write_json
@@ -185,7 +190,8 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
     corrected = json.loads(consistency_dst.read_text(encoding="utf-8")) if consistency_dst \
         else None
     board = yaml.safe_load(published.read_text(encoding="utf-8")) if published else None
-    rep = ranking_report(versions, corrected, board, params)
+    styles = json.loads(bleu_styles.read_text(encoding="utf-8")) if bleu_styles else None
+    rep = ranking_report(versions, corrected, board, params, styles)
     render_table(rep.tau, table, rep.tau_title, decimals={"tau_b": 3, "largest move": 1},
                  notes=rep.tau_notes)
     render_table(rep.ranks, ranks_table, rep.ranks_title, decimals=1, notes=rep.ranks_notes)

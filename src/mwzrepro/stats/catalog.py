@@ -71,8 +71,11 @@ METRICS: tuple[MetricSpec, ...] = (
 )
 
 #: Metrics whose rankings are compared across conditions, with their display names.
-RANKED_METRICS: dict[str, str] = {"bleu": "BLEU", "inform": "Inform", "success": "Success",
-                                  "jga": "JGA", "fga": "FGA"}
+#: ``bleu-styles`` is BLEU of the 13 Table 4 systems under each reference delexicalization
+#: style (Nekvinda & Dušek 2021, Table 4; conditions ``ref:<style>``).
+RANKED_METRICS: dict[str, str] = {"bleu": "BLEU", "bleu-styles": "BLEU by reference style",
+                                  "inform": "Inform", "success": "Success", "jga": "JGA",
+                                  "fga": "FGA"}
 
 
 def spec(key: str) -> MetricSpec:

@@ -178,12 +178,20 @@ def _published(board: Mapping, key: str) -> dict[str, float]:
 
 
 def ranking_conditions(versions: Sequence[Mapping], corrected: Mapping | None,
-                       board: Mapping | None,
-                       params: StatsParams) -> dict[str, dict[str, dict[str, float]]]:
+                       board: Mapping | None, params: StatsParams,
+                       styles: Mapping | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """``{metric: {condition: {system: figure}}}`` from stats-bootstrap metrics JSON of each
     version (in order), the DST scores against corrected gold states (consistency_dst.json:
-    ``systems.<s>.corrected.{jga, fga}``, fractions) and the published leaderboard
-    (``systems.<s>.{bleu, inform, success, inform_optimistic, success_optimistic}``)."""
+    ``systems.<s>.corrected.{jga, fga}``, fractions), the published leaderboard
+    (``systems.<s>.{bleu, inform, success, inform_optimistic, success_optimistic}``) and
+    the BLEU of every reference style (bleu_styles.json: ``bleu_styles.<style>.<system>``,
+    0-100; metric ``bleu-styles``, condition ``ref:<style>``).
+
+    >>> conds = ranking_conditions([], None, None, StatsParams(),
+    ...     {"bleu_styles": {"span": {"a": 17.1, "b": 16.0}, "hdsa": {"a": 15.0, "b": 15.5}}})
+    >>> conds
+    {'bleu-styles': {'ref:span': {'a': 17.1, 'b': 16.0}, 'ref:hdsa': {'a': 15.0, 'b': 15.5}}}
+    """
     out: dict[str, dict[str, dict[str, float]]] = {m: {} for m in RANKED_METRICS}
     for doc in versions:
         for key, fig in doc.get("figures", {}).items():
@@ -211,6 +219,8 @@ def ranking_conditions(versions: Sequence[Mapping], corrected: Mapping | None,
             opt = _published(board, f"{metric}_optimistic")
             if opt:
                 out[metric]["paper 2.2 optimistic"] = opt
+    for style, values in ((styles or {}).get("bleu_styles") or {}).items():
+        out["bleu-styles"][f"ref:{style}"] = {s: float(v) for s, v in values.items()}
     return {m: c for m, c in out.items() if c}
 
 
@@ -220,7 +230,8 @@ def _json_safe(record: dict) -> dict:
 
 
 def ranking_report(versions: Sequence[Mapping], corrected: Mapping | None,
-                   board: Mapping | None, params: StatsParams) -> RankingReport:
+                   board: Mapping | None, params: StatsParams,
+                   styles: Mapping | None = None) -> RankingReport:
     """Kendall's τ-b between every pair of conditions of every metric, ranks, bump charts'
     data and titles, and the metrics JSON (see :func:`ranking_conditions` for the inputs).
 
@@ -228,7 +239,7 @@ def ranking_report(versions: Sequence[Mapping], corrected: Mapping | None,
     metric's systems (ranks among fewer systems are not comparable); τ-b uses every pair on
     its common systems. ``bump`` has an entry for every metric of
     :data:`~mwzrepro.stats.catalog.RANKED_METRICS` (empty where no condition scores it)."""
-    conditions = ranking_conditions(versions, corrected, board, params)
+    conditions = ranking_conditions(versions, corrected, board, params, styles)
     comparisons = [c for metric, conds in conditions.items()
                    for c in compare_rankings(metric, conds)]
     spread, bump = {}, {}

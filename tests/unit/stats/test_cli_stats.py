@@ -141,14 +141,24 @@ def test_bleu_must_match_the_pipelines_number(workspace: Path, tmp_path: Path):
 
 def test_ranking_and_compare(workspace: Path, tmp_path: Path):
     _bootstrap(workspace, tmp_path)
+    # two reference styles that swap alpha and gamma (bleu_styles.json's layout)
+    styles = tmp_path / "bleu_styles.json"
+    styles.write_text(json.dumps({"bleu_styles": {
+        "span": {"alpha": 17.0, "beta": 15.0, "gamma": 16.0},
+        "hdsa": {"alpha": 14.0, "beta": 13.0, "gamma": 15.0}}}))
     res = CliRunner().invoke(CMD["stats-ranking"], [
-        "--stats", str(tmp_path / "stats_v1.json"), "--table", str(tmp_path / "tau"),
+        "--stats", str(tmp_path / "stats_v1.json"), "--bleu-styles", str(styles),
+        "--table", str(tmp_path / "tau"),
         "--ranks-table", str(tmp_path / "ranks"), "--plots-dir", str(tmp_path / "plots"),
         "--metrics", str(tmp_path / "ranking.json")], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     ranking = json.loads((tmp_path / "ranking.json").read_text())
     assert ranking["conditions"]["inform"] == ["v1", "v1 optimistic"]
-    for metric in ("bleu", "inform", "success", "jga", "fga"):
+    assert ranking["conditions"]["bleu-styles"] == ["ref:span", "ref:hdsa"]
+    tau = next(c for c in ranking["comparisons"] if c["metric"] == "bleu-styles")
+    # ranks (alpha, beta, gamma): span 1 3 2, hdsa 2 3 1 -> one discordant pair of three
+    assert tau["tau"] == pytest.approx(1 / 3)
+    for metric in ("bleu", "bleu-styles", "inform", "success", "jga", "fga"):
         assert (tmp_path / "plots" / f"stats_bump_{metric}.svg").is_file()
     res = CliRunner().invoke(CMD["stats-compare"], _inputs(workspace) + [
         "--system-a", "alpha", "--system-b", "gamma", "--resamples", "200",
