@@ -77,3 +77,43 @@ def test_dst_points_are_the_pipelines_numbers(workspace: Path):
     assert dst_stats(turns, "jga", "ubar").point == 100 * scores["jga"]
     for lam, value in scores["fga"].items():
         assert dst_stats(turns, "fga", "ubar", float(lam)).point == 100 * value
+
+
+def test_compare_command_equals_the_pipelines_pairwise_table(workspace: Path, mirror: Path,
+                                                              tmp_path_factory, monkeypatch,
+                                                              capsys):
+    """`mwzrepro compare augpt.json ubar.json` (the scorer, from the two prediction files)
+    gives the pipeline's pairwise rows (stats_pairs_mwz21.csv): the same resamples of the
+    same 1000 test dialogues, so the same differences, intervals and p-values."""
+    import json
+    import sys
+
+    import pandas as pd
+
+    from mwzrepro.cli import main
+    from tests.conftest import mirror_file
+
+    files = [mirror_file(mirror, "Tomiinek/MultiWOZ_Evaluation", f"predictions/{s}.json")
+             for s in ("augpt", "ubar")]
+    monkeypatch.setattr(sys, "argv", ["mwzrepro", "compare", *map(str, files), "--format",
+                                      "json", "--mirror", str(mirror), "--cache-dir",
+                                      str(tmp_path_factory.getbasetemp() / "scorer-cache")])
+    try:
+        main()
+    except SystemExit as exc:
+        assert exc.code in (0, None), capsys.readouterr().err
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["dialogues"] == 1000
+    pairs = pd.read_csv(need(workspace / "results/tables/stats_pairs_mwz21.csv"))
+    for row in doc["metrics"]:
+        match = pairs[(pairs["figure"] == row["metric"]) & pairs["a"].isin(["augpt", "ubar"])
+                      & pairs["b"].isin(["augpt", "ubar"])]
+        assert len(match) == 1, row["metric"]
+        ref = match.iloc[0]
+        sign = 1 if ref["a"] == "augpt" else -1
+        lower, upper = sorted((sign * ref["lower"], sign * ref["upper"]))
+        assert row["diff"] == pytest.approx(sign * ref["diff"], abs=1e-9), row["metric"]
+        assert (row["lower"], row["upper"]) == pytest.approx((lower, upper), abs=1e-9)
+        assert row["p"] == pytest.approx(ref["p"], rel=1e-9), row["metric"]
+    assert [r["metric"] for r in doc["metrics"]] == ["inform", "success", "bleu", "jga", "fga"]
+    assert [round(r["diff"], 2) for r in doc["metrics"]] == [-6.8, -9.8, -0.97, 13.97, 8.13]

@@ -28,6 +28,7 @@ from mwzrepro import __version__
 COMMANDS: dict[str, str] = {
     "add-system": "mwzrepro.cli.prepare:add_system",
     "bias": "mwzrepro.cli.bias:bias",
+    "compare": "mwzrepro.cli.compare:compare",
     "consistency-sample": "mwzrepro.cli.consistency_tables:consistency_sample",
     "correct": "mwzrepro.cli.consistency:correct",
     "download": "mwzrepro.cli.prepare:download",

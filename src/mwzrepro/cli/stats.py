@@ -216,7 +216,7 @@ def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_di
     """Compare two systems on one version: each figure with its interval, A − B, the paired
     bootstrap interval of the difference and its p-value (uncorrected)."""
     from mwzrepro.core.io import write_json
-    from mwzrepro.stats.compare import compare, format_comparison
+    from mwzrepro.stats.compare import comparison_note, compare, format_comparison
 
     log = setup_logging(log_file)
     params = from_options(StatsParams, kw, "stats")
@@ -228,7 +228,8 @@ def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_di
         for s in items:
             by_system[s.system][key] = s
     rows = compare(by_system[system_a], by_system[system_b], params, test_ids)
-    click.echo(format_comparison(rows, system_a, system_b), nl=False)
+    click.echo(format_comparison(rows, system_a, system_b, params=params), nl=False)
+    click.echo(comparison_note(params, len(test_ids)))
     if out is not None:
         write_json({"version": version, "a": system_a, "b": system_b,
                     "params": params.model_dump(), "figures": [r.as_dict() for r in rows]},

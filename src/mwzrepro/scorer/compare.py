@@ -3,10 +3,13 @@ dialogues: :meth:`mwzrepro.scorer.evaluator.Evaluator.compare`, on top of
 :func:`mwzrepro.stats.compare.compare` (the library call behind ``stats-compare``).
 
 Metrics: Inform and Success of the evaluator's first setting (per-dialogue hits,
-spec-standard-evaluation §9.3) and BLEU (sacrebleu's per-turn sufficient statistics summed
-per dialogue), A − B with a percentile interval and a p-value, in percent (BLEU on its 0–100
-scale). The test set resampled is the full test set of the evaluator's version, so with the
-same parameters the figures equal the pipeline's ``stats-compare``.
+spec-standard-evaluation §9.3), BLEU (sacrebleu's per-turn sufficient statistics summed
+per dialogue) and, when the evaluator computes DST (``dst=True``; ``mwzrepro compare`` does)
+and both files carry a predicted state on every turn, JGA and FGA(λ)
+(spec-dst-metrics §3, §6; per-dialogue turn counts). Each is A − B with a percentile interval
+and a p-value, in percent (BLEU on its 0–100 scale). The test set resampled is the full test
+set of the evaluator's version, so with the same parameters the figures equal the pipeline's
+``stats-compare``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ if TYPE_CHECKING:
 __all__ = ["compare_predictions"]
 
 
-def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str) -> dict[str, Any]:
+def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str,
+           fga_lambda: float) -> dict[str, Any]:
     from mwzrepro.standard.inform_success import score_dialogues
     from mwzrepro.stats.bleu_stats import bleu_stats
     from mwzrepro.stats.units import success_stats
@@ -35,13 +39,35 @@ def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str) -> dict[str
                            setting, where=name)
     out = {m: success_stats(rows, setting, m, name) for m in ("inform", "success")}
     out["bleu"] = bleu_stats(preds, evaluator.resources.references, name)
+    if evaluator.metrics["dst"] and prep.state_source == "predicted":
+        out.update(_dst_stats(evaluator, preds, name, fga_lambda))
     return out
+
+
+def _dst_stats(evaluator: Evaluator, preds: Any, name: str,
+               fga_lambda: float) -> dict[str, Any]:
+    """JGA and FGA(λ) as per-dialogue turn counts, scored as ``Evaluator.evaluate`` scores
+    them (the evaluator's ``dst`` parameters)."""
+    from mwzrepro.dst.corpus import outcomes_frame
+    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.dst.runs import DSTRun, score_predictions
+    from mwzrepro.stats.units import dst_stats
+
+    gold, dropped = evaluator.resources.dst_gold
+    result = score_predictions(DSTRun(evaluator._dst_params or DSTParams(), "states"), gold,
+                               dropped, preds, name)
+    if result.scores is None:
+        return {}
+    turns = outcomes_frame(result.outcomes)
+    return {"jga": dst_stats(turns, "jga", name),
+            "fga": dst_stats(turns, "fga", name, fga_lambda)}
 
 
 def compare_predictions(evaluator: Evaluator, a: Mapping[str, Any], b: Mapping[str, Any],
                         params: Any = None,
                         names: tuple[str, str] = ("A", "B")) -> list[MetricComparison]:
-    """Compare prediction mappings ``a`` and ``b`` (A − B) on Inform, Success and BLEU.
+    """Compare prediction mappings ``a`` and ``b`` (A − B) on Inform, Success, BLEU and, when
+    both carry states, JGA and FGA(λ) (``params.fga_lambda``).
 
     Args:
         evaluator: supplies the version's resources and settings.
@@ -58,5 +84,7 @@ def compare_predictions(evaluator: Evaluator, a: Mapping[str, Any], b: Mapping[s
     from mwzrepro.stats.compare import compare
     from mwzrepro.stats.params import StatsParams
 
-    sa, sb = _stats(evaluator, a, names[0]), _stats(evaluator, b, names[1])
-    return compare(sa, sb, params or StatsParams(), evaluator.resources.expected)
+    params = params or StatsParams()
+    sa = _stats(evaluator, a, names[0], params.fga_lambda)
+    sb = _stats(evaluator, b, names[1], params.fga_lambda)
+    return compare(sa, sb, params, evaluator.resources.expected)

@@ -212,8 +212,10 @@ class Evaluator:
 
     def compare(self, a: Mapping[str, Any], b: Mapping[str, Any], params: Any = None,
                 names: tuple[str, str] = ("A", "B")) -> list[Any]:
-        """Compare two systems (A − B) on Inform, Success (first setting) and BLEU with a
-        paired bootstrap over the test dialogues (:func:`mwzrepro.stats.compare.compare`).
+        """Compare two systems (A − B) on Inform, Success (first setting), BLEU and, with
+        ``dst=True`` and a state on every turn of both, JGA and FGA(λ), with a paired bootstrap
+        over the test dialogues (:func:`mwzrepro.stats.compare.compare`; ``mwzrepro compare``
+        from a shell).
 
         Args:
             a, b: two prediction mappings.

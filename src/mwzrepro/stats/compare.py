@@ -1,7 +1,7 @@
 """Compare two systems metric by metric: difference, its paired bootstrap interval, p-value.
 
-:func:`compare` is the library call behind ``mwzrepro stats-compare`` (and a later
-``mwzrepro compare A.json B.json`` / ``Evaluator.compare``). Both systems are re-scored on the
+:func:`compare` is the library call behind ``mwzrepro stats-compare`` (the pipeline's score
+files) and ``mwzrepro compare A.json B.json`` / ``Evaluator.compare`` (two prediction files). Both systems are re-scored on the
 same seeded resamples of the test dialogues (:class:`mwzrepro.stats.bootstrap.Resampler`), so
 with the same test set, resamples and seed the numbers equal the pairwise tables'
 (uncorrected p-values: each metric is its own question here).
@@ -24,11 +24,12 @@ from dataclasses import dataclass
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.stats.bootstrap import Interval, Resampler
+from mwzrepro.stats.catalog import spec
 from mwzrepro.stats.params import StatsParams
 from mwzrepro.stats.significance import test_pair
 from mwzrepro.stats.units import DialogueStats, dialogue_union
 
-__all__ = ["MetricComparison", "compare", "format_comparison"]
+__all__ = ["MetricComparison", "compare", "format_comparison", "comparison_note"]
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,53 @@ def compare(a: Mapping[str, DialogueStats], b: Mapping[str, DialogueStats],
 
 
 def format_comparison(rows: Iterable[MetricComparison], name_a: str, name_b: str,
-                      decimals: int = 2) -> str:
-    """A plain-text table: metric, A ± half-width, B ± half-width, A − B, interval, p."""
-    head = f"{'metric':<20} {name_a:>16} {name_b:>16} {'A-B':>8} {'interval':>18} {'p':>9}"
-    lines = [head]
+                      decimals: int = 2, fmt: str = "text",
+                      params: StatsParams | None = None) -> str:
+    """The comparison as text (aligned columns) or Markdown: metric (its title, e.g.
+    ``FGA(0.5)``), A ± half-width, B ± half-width, A − B, the interval of the difference,
+    p, and ``*`` where p < ``params.alpha`` (default parameters: :class:`StatsParams`).
+
+    >>> from mwzrepro.stats.bootstrap import Interval
+    >>> row = MetricComparison("inform", Interval(80.0, 77.5, 82.5), Interval(75.0, 72.4, 77.6),
+    ...                        5.0, 2.1, 7.9, 0.001)
+    >>> print(format_comparison([row], "A", "B", fmt="markdown"), end="")
+    | metric | A | B | A − B | interval | p | sig. |
+    |---|---|---|---|---|---|---|
+    | Inform | 80.00 ±2.50 | 75.00 ±2.60 | +5.00 | [+2.10, +7.90] | 0.001 | * |
+
+    Raises:
+        ValueError: ``fmt`` is neither ``text`` nor ``markdown``.
+    """
+    params = params or StatsParams()
+    head = ["metric", name_a, name_b, "A − B", "interval", "p", "sig."]
+    body = []
     for r in rows:
-        fa = f"{r.a.point:.{decimals}f} ±{r.a.half_width:.{decimals}f}"
-        fb = f"{r.b.point:.{decimals}f} ±{r.b.half_width:.{decimals}f}"
-        ci = f"[{r.lower:.{decimals}f}, {r.upper:.{decimals}f}]"
-        lines.append(f"{r.metric:<20} {fa:>16} {fb:>16} {r.diff:>+8.{decimals}f} {ci:>18} "
-                     f"{r.p:>9.3g}")
+        body.append([
+            spec(r.metric).title(params.fga_lambda),
+            f"{r.a.point:.{decimals}f} ±{r.a.half_width:.{decimals}f}",
+            f"{r.b.point:.{decimals}f} ±{r.b.half_width:.{decimals}f}",
+            f"{r.diff:+.{decimals}f}",
+            f"[{r.lower:+.{decimals}f}, {r.upper:+.{decimals}f}]",
+            f"{r.p:.3g}", "*" if r.p < params.alpha else ""])
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+    elif fmt == "text":
+        widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                           for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+                 for cells in [head, *body]]
+    else:
+        raise ValueError(f"unknown format {fmt!r}")
     return "\n".join(lines) + "\n"
+
+
+def comparison_note(params: StatsParams, dialogues: int) -> str:
+    """One line on how the comparison was made (resamples, seed, level, p-value method).
+
+    >>> comparison_note(StatsParams(), 1000)
+    'paired bootstrap over 1000 test dialogues: 1000 resamples, seed 0; 95 % intervals; p: normal, uncorrected; * = p < 0.05'
+    """
+    return (f"paired bootstrap over {dialogues} test dialogues: {params.resamples} resamples, "
+            f"seed {params.seed}; {100 * params.confidence:g} % intervals; p: {params.pvalue}, "
+            f"uncorrected; * = p < {params.alpha:g}")

@@ -95,6 +95,6 @@ def test_compare_two_systems():
     [t] = pairwise_tests("inform", reps, params, systems=["a", "b"])
     assert (t.p, t.lower, t.upper) == (row.p, row.lower, row.upper)
     text = format_comparison([row], "a", "b")
-    assert text.splitlines()[1].startswith("inform")
+    assert text.splitlines()[1].startswith("Inform") and text.splitlines()[1].endswith("*")
     with pytest.raises(InputError):
         compare(a, {"bleu": b["inform"]}, params)
