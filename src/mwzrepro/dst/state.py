@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mwzrepro.core import ids
 from mwzrepro.core.errors import InputError
 
 __all__ = [
@@ -229,9 +230,9 @@ def make_state(
 
 
 def canonical_dialogue_id(did: str) -> str:
-    """Lowercase, without a ``.json`` suffix (``PMUL2563.json`` → ``pmul2563``, §2.4)."""
-    d = str(did).strip().lower()
-    return d[:-5] if d.endswith(".json") else d
+    """Surrounding whitespace stripped, then :func:`mwzrepro.core.ids.canonical_dialogue_id`
+    (lowercase, without a ``.json`` suffix: ``PMUL2563.json`` → ``pmul2563``, §2.4)."""
+    return ids.canonical_dialogue_id(str(did).strip())
 
 
 def nested_triples(raw: Any, here: str) -> Iterable[tuple[str, str, Any]]:

@@ -202,10 +202,10 @@ class Evaluator:
         Raises:
             InputError: as :meth:`evaluate`; the dialogue is not in the predictions.
         """
-        from mwzrepro.scorer.inputs import canonical_id
+        from mwzrepro.core.ids import canonical_dialogue_id
 
         prep = self._prepare(predictions, source)[1]
-        did = canonical_id(dialogue_id)
+        did = canonical_dialogue_id(dialogue_id)
         if did not in prep.dialogues:
             raise InputError(f"{source}: dialogue {dialogue_id} is not in the predictions")
         return self._trace(prep, did, setting, context=True)

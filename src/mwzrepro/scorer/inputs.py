@@ -33,19 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mwzrepro.core.errors import InputError
+from mwzrepro.core.ids import canonical_dialogue_id
 
-__all__ = ["Coverage", "canonical_id", "check_structure", "check_turns", "coverage_of"]
+__all__ = ["Coverage", "check_structure", "check_turns", "coverage_of"]
 
 _LIST_MAX = 10
-
-
-def canonical_id(raw: object) -> str:
-    """A dialogue id as the test set spells it: lowercase, without ``.json``.
-
-    >>> canonical_id("PMUL4462.json"), canonical_id("sng0073")
-    ('pmul4462', 'sng0073')
-    """
-    return str(raw).lower().removesuffix(".json")
 
 
 def _listing(items: list[str]) -> str:
@@ -97,7 +89,7 @@ def check_turns(data: Mapping[str, list], expected: Mapping[str, int], source: s
     """
     unknown, extra, short = [], [], []
     for raw_id, turns in data.items():
-        did = canonical_id(raw_id)
+        did = canonical_dialogue_id(raw_id)
         if did not in expected:
             unknown.append(str(raw_id))
         elif len(turns) > expected[did]:

@@ -6,9 +6,6 @@
 * :func:`leak_report` — residual variants in text, leaks in structured fields, span errors,
   spans nested in another entity's mention, overlapping mentions, unresolved booking names
   (§9 item 3).
-
->>> canonical_id("MUL0001.json")
-'mul0001'
 """
 
 from __future__ import annotations
@@ -19,13 +16,14 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.unseen.entities import act_role, goal_role, state_role
 from mwzrepro.unseen.families import BOOKED_ROLES
 from mwzrepro.unseen.params import UnseenParams
 from mwzrepro.unseen.testset import UnseenResult
 from mwzrepro.unseen.text import find_many, index_patterns, norm, norm_words, span_of, view
 
-__all__ = ["MAPPING_COLUMNS", "LEAK_COLUMNS", "canonical_id", "mapping_report", "leak_report",
+__all__ = ["MAPPING_COLUMNS", "LEAK_COLUMNS", "mapping_report", "leak_report",
            "state_values", "act_values", "goal_values", "ws_words"]
 
 MAPPING_COLUMNS = [
@@ -35,12 +33,6 @@ MAPPING_COLUMNS = [
 ]
 LEAK_COLUMNS = ["dialogue_id", "leak_index", "kind", "location", "family", "canonical", "text",
                 "detail"]
-
-
-def canonical_id(source_id: str) -> str:
-    """The canonical dialogue id (lowercase, no ``.json``) of a source id."""
-    did = source_id.lower()
-    return did[:-5] if did.endswith(".json") else did
 
 
 def mapping_report(result: UnseenResult) -> pd.DataFrame:
@@ -54,7 +46,7 @@ def mapping_report(result: UnseenResult) -> pd.DataFrame:
             cand = result.assignments[sid][key]
             c = counts[key]
             rows.append({
-                "dialogue_id": canonical_id(sid), "family": key[0], "canonical": key[1],
+                "dialogue_id": canonical_dialogue_id(sid), "family": key[0], "canonical": key[1],
                 "variants": sorted(" ".join(v) for v in ent.variants),
                 "raw_values": sorted(ent.raws),
                 "replacement_key": cand.key, "replacement_surface": cand.surface,
@@ -123,7 +115,7 @@ def leak_report(base: Mapping[str, Any], result: UnseenResult, params: UnseenPar
                      "detail": detail})
 
     for sid, new in result.data.items():
-        did = canonical_id(sid)
+        did = canonical_dialogue_id(sid)
         plan = result.plans[sid]
         owner = plan.owner
         index = index_patterns(owner)

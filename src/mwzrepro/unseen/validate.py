@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.prepare.ingest.convlab import EMPTY_MARKERS
 from mwzrepro.unseen.catalog import EntityCatalog
 from mwzrepro.unseen.entities import act_role, goal_role, state_role
@@ -20,7 +21,6 @@ from mwzrepro.unseen.params import UnseenParams
 from mwzrepro.unseen.replacements import Pools
 from mwzrepro.unseen.reports import (
     act_values,
-    canonical_id,
     goal_values,
     state_values,
     ws_words,
@@ -89,7 +89,7 @@ def validation_report(
             for part in nval.split("|"):
                 n_checked += 1
                 if part in seen:
-                    seen_values.append(f"{canonical_id(sid)} {fld}: {part!r}")
+                    seen_values.append(f"{canonical_dialogue_id(sid)} {fld}: {part!r}")
     checks["1_unseen"] = _check(
         not bad_keys and not seen_values, replacement_keys_failing=[list(x) for x in bad_keys],
         new_values_checked=n_checked, new_values_in_seen_set=len(seen_values),
@@ -324,7 +324,7 @@ def _changed_turns(bs: pd.DataFrame, ns: pd.DataFrame, result: UnseenResult, rat
     merged = bs.merge(ns, on=keys, how="outer", suffixes=("_b", "_n"))
     diff = merged[merged["value_b"] != merged["value_n"]]
     changed = diff[["dialogue_id", "turn"]].drop_duplicates()
-    plans = {canonical_id(sid): p for sid, p in result.plans.items()}
+    plans = {canonical_dialogue_id(sid): p for sid, p in result.plans.items()}
     holding = set()
     for did, turn, dom, slot, value in zip(bs["dialogue_id"], bs["turn"], bs["domain"],
                                            bs["slot"], bs["value"]):

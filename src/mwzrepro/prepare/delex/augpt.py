@@ -26,8 +26,8 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_response
 from mwzrepro.prepare.delex.convlab_db import ConvlabDatabase
+from mwzrepro.prepare.delex.references import reference_row, references_frame, system_turns
 
 __all__ = ["LABELS", "belief_state", "allowed_labels", "delexicalize_spans",
            "clear_whitespaces", "ontology_words", "build_references"]
@@ -213,16 +213,11 @@ def build_references(dialogues: Mapping[str, Mapping[str, Any]], db: ConvlabData
         ``references`` table (dialogue_id, turn, text, delex, reference).
     """
     rows = []
-    for source_id, dialogue in dialogues.items():
-        did = source_id.lower().removesuffix(".json")
-        for turn_id, entry in enumerate(dialogue["log"]):
-            if turn_id % 2 == 0:
-                continue
-            belief = belief_state(entry.get("metadata") or {}, entry.get("dialog_act") or {},
-                                  attraction_names)
-            allowed = allowed_labels(belief, db)
-            delex = clear_whitespaces(
-                delexicalize_spans(entry["text"], entry.get("span_info") or [], allowed, unknown))
-            rows.append({"dialogue_id": did, "turn": turn_id // 2, "text": entry["text"],
-                         "delex": delex, "reference": normalize_response(delex, unknown)})
-    return pd.DataFrame(rows, columns=["dialogue_id", "turn", "text", "delex", "reference"])
+    for did, turn, entry, _dialogue in system_turns(dialogues):
+        belief = belief_state(entry.get("metadata") or {}, entry.get("dialog_act") or {},
+                              attraction_names)
+        allowed = allowed_labels(belief, db)
+        delex = clear_whitespaces(
+            delexicalize_spans(entry["text"], entry.get("span_info") or [], allowed, unknown))
+        rows.append(reference_row(did, turn, entry["text"], delex, unknown))
+    return references_frame(rows)

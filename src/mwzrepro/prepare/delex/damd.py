@@ -30,8 +30,8 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_response
 from mwzrepro.prepare.delex.damd_values import ValueDictionaries
+from mwzrepro.prepare.delex.references import reference_row, references_frame, system_turns
 from mwzrepro.prepare.delex.word_pairs import WordPairs, substitute_word_pairs
 
 __all__ = [
@@ -239,13 +239,6 @@ def build_references(
         ``references`` table: dialogue_id (lowercase, no ``.json``), turn (system-turn index),
         text (original utterance), delex (DAMD ``resp``), reference (normalized, §3).
     """
-    rows = []
-    for source_id, dialogue in dialogues.items():
-        did = source_id.lower().removesuffix(".json")
-        for turn_id, entry in enumerate(dialogue["log"]):
-            if turn_id % 2 == 0:
-                continue
-            delex = delexicalize_turn(entry, values, pairs)
-            rows.append({"dialogue_id": did, "turn": turn_id // 2, "text": entry["text"],
-                         "delex": delex, "reference": normalize_response(delex, unknown)})
-    return pd.DataFrame(rows, columns=["dialogue_id", "turn", "text", "delex", "reference"])
+    return references_frame(
+        reference_row(did, turn, entry["text"], delexicalize_turn(entry, values, pairs), unknown)
+        for did, turn, entry, _dialogue in system_turns(dialogues))

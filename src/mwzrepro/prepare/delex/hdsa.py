@@ -21,7 +21,8 @@ from pathlib import Path
 import pandas as pd
 
 from mwzrepro.core.errors import IngestError
-from mwzrepro.core.normalize import normalize_response
+from mwzrepro.core.ids import canonical_dialogue_id
+from mwzrepro.prepare.delex.references import reference_row, references_frame
 
 __all__ = ["read_hdsa_references", "build_references"]
 
@@ -43,7 +44,7 @@ def read_hdsa_references(path: str | os.PathLike[str]) -> dict[str, list[str]]:
     for key, responses in data.items():
         if not isinstance(responses, list) or not all(isinstance(r, str) for r in responses):
             raise IngestError(f"{path}: dialogue {key}: expected a list of strings")
-        out[key.lower().removesuffix(".json")] = responses
+        out[canonical_dialogue_id(key)] = responses
     return out
 
 
@@ -82,6 +83,5 @@ def build_references(
             raise IngestError(f"{source}: dialogue {did} has {len(delex)} responses, the test "
                               f"set {len(group)} system turns")
         for (tid, text), resp in zip(group[["turn_id", "text"]].itertuples(index=False), delex):
-            rows.append({"dialogue_id": did, "turn": int(tid) // 2, "text": text,
-                         "delex": resp, "reference": normalize_response(resp, unknown)})
-    return pd.DataFrame(rows, columns=["dialogue_id", "turn", "text", "delex", "reference"])
+            rows.append(reference_row(did, int(tid) // 2, text, resp, unknown))
+    return references_frame(rows)

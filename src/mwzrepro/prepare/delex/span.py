@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_response
+from mwzrepro.prepare.delex.references import reference_row, references_frame
 
 __all__ = ["delexicalize", "build_references"]
 
@@ -71,8 +71,5 @@ def build_references(
     rows = []
     for did, tid, text in system[["dialogue_id", "turn_id", "text"]].itertuples(index=False):
         delex = delexicalize(text, by_turn.get((did, int(tid)), []))
-        rows.append(
-            {"dialogue_id": did, "turn": int(tid) // 2, "text": text, "delex": delex,
-             "reference": normalize_response(delex, unknown)}
-        )
-    return pd.DataFrame(rows, columns=["dialogue_id", "turn", "text", "delex", "reference"])
+        rows.append(reference_row(did, int(tid) // 2, text, delex, unknown))
+    return references_frame(rows)

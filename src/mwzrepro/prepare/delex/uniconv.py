@@ -32,8 +32,8 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.normalize import normalize_response
 from mwzrepro.prepare.delex.multiwoz_text import detokenize_clitics, normalize_text
+from mwzrepro.prepare.delex.references import reference_row, references_frame, system_turns
 from mwzrepro.prepare.delex.word_pairs import WordPairs
 
 __all__ = ["DOMAINS", "DB_FIELDS", "slot_values", "delexicalize_system", "bracket_tags",
@@ -235,13 +235,8 @@ def build_references(dialogues: Mapping[str, Mapping[str, Any]],
         ``references`` table; ``delex`` is the bracketed UniConv output.
     """
     rows = []
-    for source_id, dialogue in dialogues.items():
-        did = source_id.lower().removesuffix(".json")
+    for did, turn, entry, dialogue in system_turns(dialogues):
         goal = dialogue.get("goal") or {}
-        for turn_id, entry in enumerate(dialogue["log"]):
-            if turn_id % 2 == 0:
-                continue
-            delex = bracket_tags(delexicalize_system(entry["text"], entry, goal, fields, pairs))
-            rows.append({"dialogue_id": did, "turn": turn_id // 2, "text": entry["text"],
-                         "delex": delex, "reference": normalize_response(delex, unknown)})
-    return pd.DataFrame(rows, columns=["dialogue_id", "turn", "text", "delex", "reference"])
+        delex = bracket_tags(delexicalize_system(entry["text"], entry, goal, fields, pairs))
+        rows.append(reference_row(did, turn, entry["text"], delex, unknown))
+    return references_frame(rows)

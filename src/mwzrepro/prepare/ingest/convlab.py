@@ -23,6 +23,7 @@ from typing import Any
 
 import pandas as pd
 
+from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.prepare.ingest import CANONICAL_TABLES, IngestError
 from mwzrepro.core.schemas import TABLES
 
@@ -135,11 +136,6 @@ def read_convlab_text(path: str | Path) -> tuple[str, str]:
         raise IngestError(f"{path}: cannot read MultiWOZ JSON: {exc}") from None
 
 
-def _canonical_id(source_id: str) -> str:
-    did = source_id.lower()
-    return did[:-5] if did.endswith(".json") else did
-
-
 def _word_offsets(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
 
@@ -158,7 +154,7 @@ def convert_dialogues(
     rows["_skipped"] = []
     seen: dict[str, str] = {}
     for source_id, dialogue in data.items():
-        did = _canonical_id(source_id)
+        did = canonical_dialogue_id(source_id)
         if did in seen:
             raise IngestError(f"{source}: dialogue ids {seen[did]!r} and {source_id!r} collide")
         seen[did] = source_id
