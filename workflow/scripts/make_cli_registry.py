@@ -59,16 +59,10 @@ def main(argv: list[str]) -> int:
     if match is None:
         sys.exit(f"{INIT}: no '# BEGIN COMMANDS' ... '# END COMMANDS' block")
     new = text[:match.start(2)] + render(discover()) + text[match.end(2):]
-    if "--check" in argv:
-        if new != text:
-            print(f"{INIT} is stale: run python workflow/scripts/make_cli_registry.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    if new != text:
-        INIT.write_text(new, encoding="utf-8")
-        print(f"updated {INIT}")
-    return 0
+    from generated_file import write_or_check
+
+    return write_or_check(INIT, new, "python workflow/scripts/make_cli_registry.py",
+                          "--check" in argv)
 
 
 if __name__ == "__main__":

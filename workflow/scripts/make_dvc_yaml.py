@@ -224,18 +224,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     workdir = args.workdir.resolve()
     out = (args.output or workdir / "dvc.yaml").resolve()
-    text = generate(workdir)
-    current = out.read_text(encoding="utf-8") if out.is_file() else None
-    if args.check:
-        if current != text:
-            print(f"{out} is stale: run `make dvc.yaml` (python workflow/scripts/"
-                  "make_dvc_yaml.py)", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}")
-    return 0
+    from generated_file import write_or_check
+
+    return write_or_check(out, generate(workdir),
+                          "`make dvc.yaml` (python workflow/scripts/make_dvc_yaml.py)", args.check)
 
 
 if __name__ == "__main__":

@@ -93,18 +93,10 @@ def render(schema: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render(build())
-    if "--check" in argv:
-        if not OUT.is_file() or OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT.relative_to(ROOT)} is stale: run python "
-                  "workflow/scripts/make_params_schema.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    if not OUT.is_file() or OUT.read_text(encoding="utf-8") != text:
-        OUT.write_text(text, encoding="utf-8")
-        print(f"wrote {OUT.relative_to(ROOT)}")
-    return 0
+    from generated_file import write_or_check
+
+    return write_or_check(OUT, render(build()), "python workflow/scripts/make_params_schema.py",
+                          "--check" in argv, str(OUT.relative_to(ROOT)))
 
 
 if __name__ == "__main__":
