@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from mwzrepro.standard.scoring import EvalResources
 
 __all__ = ["public_signature", "bleu_block", "success_block", "richness_block",
-           "state_match_block", "dst_block"]
+           "state_match_block", "score_states", "dst_block"]
 
 
 def public_signature(text: str, coverage: Coverage) -> str:
@@ -111,6 +111,22 @@ def state_match_block(prep: PreparedDialogues, gold: Mapping[str, Any], version:
                             public_signature(rows["signature"].iloc[0], coverage))
 
 
+def score_states(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any],
+                 params: DSTParams | None, source: str) -> tuple[Any, Any]:
+    """``(DSTRun, RunResult)``: the predicted states of ``preds`` (a ``predictions`` table)
+    scored against ``gold`` (see :func:`dst_block`) with the ``dst`` parameters (default:
+    their defaults), spec-dst-metrics §2.6. ``RunResult.scores`` is None without states.
+
+    Raises:
+        DSTError: malformed states (names the file ``source``, dialogue and turn).
+    """
+    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.dst.runs import DSTRun, score_predictions
+
+    run = DSTRun(params or DSTParams(), "states")
+    return run, score_predictions(run, gold[0], gold[1], preds, source)
+
+
 def dst_block(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any], version: str,
               label: str, source: str, params: DSTParams | None,
               coverage: Coverage) -> DSTScores | None:
@@ -121,11 +137,7 @@ def dst_block(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any], version:
             :func:`mwzrepro.dst.readers.gold.gold_from_tables`.
         params: the ``dst`` parameters (default: their defaults, as params.yaml).
     """
-    from mwzrepro.dst.params import DSTParams
-    from mwzrepro.dst.runs import DSTRun, score_predictions
-
-    run = DSTRun(params or DSTParams(), "states")
-    result = score_predictions(run, gold[0], gold[1], preds, source)
+    run, result = score_states(preds, gold, params, source)
     if result.scores is None:
         return None
     s, fuzzy = result.scores, result.fuzzy

@@ -49,13 +49,11 @@ def _dst_stats(evaluator: Evaluator, preds: Any, name: str,
     """JGA and FGA(λ) as per-dialogue turn counts, scored as ``Evaluator.evaluate`` scores
     them (the evaluator's ``dst`` parameters)."""
     from mwzrepro.dst.corpus import outcomes_frame
-    from mwzrepro.dst.params import DSTParams
-    from mwzrepro.dst.runs import DSTRun, score_predictions
+    from mwzrepro.scorer.blocks import score_states
     from mwzrepro.stats.units import dst_stats
 
-    gold, dropped = evaluator.resources.dst_gold
-    result = score_predictions(DSTRun(evaluator._dst_params or DSTParams(), "states"), gold,
-                               dropped, preds, name)
+    _run, result = score_states(preds, evaluator.resources.dst_gold, evaluator._dst_params,
+                                name)
     if result.scores is None:
         return {}
     turns = outcomes_frame(result.outcomes)

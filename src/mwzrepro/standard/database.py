@@ -37,7 +37,7 @@ from typing import Any
 
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.fuzzy import MATCHING_MODES, make_matcher
-from mwzrepro.core.normalize_state import normalize_value, time_to_minutes
+from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value, time_to_minutes
 from mwzrepro.standard.database_files import NORMATIVE_SHA256, file_sha256, read_database_files
 
 __all__ = [
@@ -95,17 +95,11 @@ ID_FIELD: Mapping[str, str] = {
 UNKNOWN_VALUE = "?"
 
 def database_field(name: str) -> str:
-    """Database field name after §5.1 step 2: ``id`` unchanged; otherwise lowercase, spaces
-    removed, ``arriveby`` → ``arrive``, ``leaveat`` → ``leave`` (``'entrance fee'`` →
+    """Database field name after §5.1 step 2: ``id`` unchanged; otherwise the state slot-name
+    rule (:func:`mwzrepro.core.normalize_state.normalize_slot_name`: lowercase, spaces
+    removed, ``arriveby`` → ``arrive``, ``leaveat`` → ``leave``) (``'entrance fee'`` →
     ``'entrancefee'``, ``'trainID'`` → ``'trainid'``, ``'arriveBy'`` → ``'arrive'``)."""
-    if name == "id":
-        return name
-    name = name.lower().replace(" ", "")
-    if name == "arriveby":
-        return "arrive"
-    if name == "leaveat":
-        return "leave"
-    return name
+    return name if name == "id" else normalize_slot_name(name)
 
 
 class _DomainIndex:
@@ -156,6 +150,8 @@ class _DomainIndex:
                 self.minutes[key] = {v: time_to_minutes(v) for v in masks}
 
     def ids_of(self, mask: int) -> list[str]:
+        """The venue ids of the set bits of ``mask`` (bit i = the domain's i-th venue), in
+        database order."""
         ids = self.ids
         out = []
         while mask:
