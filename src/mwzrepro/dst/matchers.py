@@ -76,6 +76,8 @@ class _DistanceMatcher(Matcher):
         raise NotImplementedError
 
     def accepts(self, gold: str, pred: str) -> bool:
+        """Whether ``pred`` matches ``gold``: equal strings always; ``dontcare`` only itself;
+        otherwise similarity ``1 - distance / scale`` at least the threshold (§8.2)."""
         if gold == pred:
             return True
         if DONTCARE in (gold, pred):

@@ -25,6 +25,11 @@ class _Model(BaseModel):
 
 
 class Table4(_Model):
+    """Nekvinda & Dušek 2021, Table 4 as printed: BLEU (0-100, one decimal) of ``systems``
+    (column order) in each row ``{style: [value per system]}``, the papers' system
+    ``titles``, and ``notes``. Raises ``ValueError`` (pydantic) when a row's width differs
+    from ``systems`` or a system has no title."""
+
     systems: list[str]
     titles: dict[str, str]
     rows: dict[str, list[float]]
@@ -47,6 +52,9 @@ class Table4(_Model):
 
 
 class Table2(_Model):
+    """Nekvinda & Dušek 2021, Table 2: the response of ``dialogue_id`` at system turn
+    ``turn`` (``source``, the original text) under each style, ``rows`` ``{style: text}``."""
+
     dialogue_id: str
     turn: int
     source: str
@@ -65,6 +73,9 @@ class OutputsTable(_Model):
 
 
 class FgaRow(_Model):
+    """One row of Dey et al. 2022, Table 2: a split's conversations, turns and average turns
+    per conversation."""
+
     split: str
     conversations: int
     turns: int
@@ -72,12 +83,18 @@ class FgaRow(_Model):
 
 
 class FgaTable2(_Model):
+    """Dey et al. 2022, Table 2: one :class:`FgaRow` per split, the dialogues the paper left
+    out per split (``excluded``), and ``notes``."""
+
     rows: list[FgaRow]
     excluded: dict[str, list[str]] = {}
     notes: dict[str, str] = {}
 
 
 class WordPairsSource(_Model):
+    """A style's pinned ``mapping.pair`` file: upstream ``url``, git blob ``sha1`` and size in
+    ``bytes``."""
+
     url: str
     sha1: str
     bytes: int

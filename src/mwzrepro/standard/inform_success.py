@@ -76,7 +76,9 @@ _MATCHED = "MATCHED"
 class VenueQuery(Protocol):
     """Anything with the venue database's query method (spec §6)."""
 
-    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]: ...
+    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]:
+        """Ids of the ``domain`` venues matching ``constraints`` ``{slot: value}``."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ class Resolution:
 
     @property
     def key(self) -> tuple[str, str]:
+        """``(family, canonical name)``: the entity's identity."""
         return (self.family, self.canonical)
 
 

@@ -98,6 +98,7 @@ class Entity:
 
     @property
     def key(self) -> tuple[str, str]:
+        """``(family, canonical name)``: the entity's identity."""
         return (self.family, self.canonical)
 
 

@@ -34,9 +34,11 @@ class Mention:
     origin: str
 
     def contains(self, other: Mention) -> bool:
+        """Whether ``other`` lies within this mention's characters."""
         return self.start <= other.start and other.end <= self.end
 
     def overlaps(self, other: Mention) -> bool:
+        """Whether the two mentions share at least one character."""
         return self.start < other.end and other.start < self.end
 
 

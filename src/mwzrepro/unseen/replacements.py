@@ -66,9 +66,11 @@ class Pools:
             )
 
     def get(self, family: str) -> list[Candidate]:
+        """The admissible candidates of ``family`` (sorted by key; ``[]`` for none)."""
         return self.by_family.get(family, [])
 
     def sizes(self) -> dict[str, int]:
+        """``{family: number of admissible candidates}``, sorted by family."""
         return {f: len(v) for f, v in sorted(self.by_family.items())}
 
 

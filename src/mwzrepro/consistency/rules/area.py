@@ -103,6 +103,7 @@ _AREA_USER_CUES = {
 
 
 def area_user(domain: str) -> Callable[[TurnContext], list[Hit]]:
+    """The AR-U detector of ``domain`` (see its docstring): ``TurnContext`` → hits."""
     def detect(c: TurnContext) -> list[Hit]:
         """AR-U, the project's optional user-side area rule (``area_user_side``; §7.3 leaves
         it undefined): an area word in the masked U_t when U_t names the domain."""
