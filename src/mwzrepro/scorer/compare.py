@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.evaluator import Evaluator
+    from mwzrepro.stats.bleu_stats import BleuReferences
     from mwzrepro.stats.compare import MetricComparison
 
 __all__ = ["compare_predictions"]
 
 
-def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str,
-           fga_lambda: float) -> dict[str, Any]:
+def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda: float,
+           references: BleuReferences) -> dict[str, Any]:
     from mwzrepro.standard.inform_success import score_dialogues
-    from mwzrepro.stats.bleu_stats import bleu_stats
     from mwzrepro.stats.units import success_stats
 
     preds, prep, _, _ = evaluator._prepare(data, name)
@@ -38,7 +38,7 @@ def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str,
     rows = score_dialogues(prep.dialogues, ev.goals, ev.booked, evaluator._database(),
                            setting, where=name)
     out = {m: success_stats(rows, setting, m, name) for m in ("inform", "success")}
-    out["bleu"] = bleu_stats(preds, evaluator.resources.references, name)
+    out["bleu"] = references.stats(preds, name)
     if evaluator.metrics["dst"] and prep.state_source == "predicted":
         out.update(_dst_stats(evaluator, preds, name, fga_lambda))
     return out
@@ -79,10 +79,12 @@ def compare_predictions(evaluator: Evaluator, a: Mapping[str, Any], b: Mapping[s
     Raises:
         InputError: either input is invalid (see :meth:`Evaluator.evaluate`).
     """
+    from mwzrepro.stats.bleu_stats import BleuReferences
     from mwzrepro.stats.compare import compare
     from mwzrepro.stats.params import StatsParams
 
     params = params or StatsParams()
-    sa = _stats(evaluator, a, names[0], params.fga_lambda)
-    sb = _stats(evaluator, b, names[1], params.fga_lambda)
+    refs = BleuReferences(evaluator.resources.references)  # tokenized once for both systems
+    sa = _stats(evaluator, a, names[0], params.fga_lambda, refs)
+    sb = _stats(evaluator, b, names[1], params.fga_lambda, refs)
     return compare(sa, sb, params, evaluator.resources.expected)
