@@ -95,6 +95,16 @@ def _excluded_set(excluded: Iterable[str]) -> set[str]:
     return {canonical_dialogue_id(d) for d in excluded}
 
 
+def _coverage(source: str, turns: Mapping[str, int], excluded: set[str]) -> Coverage:
+    """A :class:`Coverage` of the gold dialogues ``turns`` (``{dialogue id: gold turns}``)
+    with the ``excluded`` dialogues recorded (present ones, absent ones, their turns)."""
+    cov = Coverage(source=source, gold_dialogues=len(turns), gold_turns=sum(turns.values()))
+    cov.excluded = sorted(d for d in excluded if d in turns)
+    cov.excluded_absent = sorted(d for d in excluded if d not in turns)
+    cov.excluded_turns = sum(turns[d] for d in cov.excluded)
+    return cov
+
+
 def align_states(
     gold: Mapping[str, GoldDialogue],
     pred: Mapping[str, Mapping[int, State]],
@@ -127,11 +137,7 @@ def align_states(
     if missing not in MISSING_POLICIES:
         raise ConfigError(f"missing must be one of {MISSING_POLICIES}, got {missing!r}")
     excl = _excluded_set(excluded)
-    cov = Coverage(source=source, gold_dialogues=len(gold),
-                   gold_turns=sum(len(g.states) for g in gold.values()))
-    cov.excluded = sorted(d for d in excl if d in gold)
-    cov.excluded_absent = sorted(d for d in excl if d not in gold)
-    cov.excluded_turns = sum(len(gold[d].states) for d in cov.excluded)
+    cov = _coverage(source, {d: len(g.states) for d, g in gold.items()}, excl)
     extra = sorted(set(pred) - set(gold))
     if extra:
         raise DSTError(f"{source}: dialogue {extra[0]} is predicted but not in the gold states "
@@ -244,11 +250,7 @@ def select_dialogues(
     """Paired-state dialogues (gold and predictions from one source, e.g. the human-evaluation
     logs) minus the excluded ones, with coverage."""
     excl = _excluded_set(excluded)
-    cov = Coverage(source=source, gold_dialogues=len(dialogues),
-                   gold_turns=sum(len(d.gold) for d in dialogues.values()))
-    cov.excluded = sorted(d for d in excl if d in dialogues)
-    cov.excluded_absent = sorted(d for d in excl if d not in dialogues)
-    cov.excluded_turns = sum(len(dialogues[d].gold) for d in cov.excluded)
+    cov = _coverage(source, {d: len(x.gold) for d, x in dialogues.items()}, excl)
     out = [dialogues[d] for d in sorted(dialogues) if d not in excl]
     cov.scored_dialogues = len(out)
     cov.scored_turns = sum(len(d.gold) for d in out)

@@ -101,6 +101,13 @@ class Entity:
         """``(family, canonical name)``: the entity's identity."""
         return (self.family, self.canonical)
 
+    def absorb(self, other: Entity) -> None:
+        """Merge ``other`` into this entity: its raw values, sources and variants are added
+        (:mod:`.plan` merges an entity into the one that owns it)."""
+        self.raws.update(other.raws)
+        self.sources.update(other.sources)
+        self.variants |= other.variants
+
 
 def iter_occurrences(dialogue: Mapping[str, Any], catalog: EntityCatalog,
                      replace_attraction_type: bool = False,

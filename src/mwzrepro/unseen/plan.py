@@ -112,10 +112,7 @@ def _merge_duplicates(entities: dict[EntityKey, Entity], catalog: EntityCatalog
         if not owners:
             continue
         target = min(owners, key=rank)
-        src, dst = entities.pop(key), entities[target]
-        dst.raws.update(src.raws)
-        dst.sources.update(src.sources)
-        dst.variants |= src.variants
+        entities[target].absorb(entities.pop(key))
         redirect[key] = target
     for k, v in list(redirect.items()):
         while v in redirect:
@@ -229,10 +226,7 @@ def _merge_overlapping(plan: DialoguePlan, entities: dict[EntityKey, Entity],
             continue
         src, dst = (a, b) if not catalog.is_known(a) and (
             catalog.is_known(b) or a > b) else (b, a)
-        e_src, e_dst = entities.pop(src), entities[dst]
-        e_dst.raws.update(e_src.raws)
-        e_dst.sources.update(e_src.sources)
-        e_dst.variants |= e_src.variants
+        entities[dst].absorb(entities.pop(src))
         redirect[src] = dst
         for k, v in list(redirect.items()):
             if v == src:
