@@ -10,7 +10,7 @@ W_{t-1}, the normalised forms N(U_t) and N(S_t), the masked S*_t of §7.3, and t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -133,6 +133,19 @@ class TurnContext:
     def system_hit(self, value: str, rule: str, start: int, end: int) -> Hit:
         """A hit whose evidence is at ``[start, end)`` of S_t."""
         return Hit(value, rule, "system", "system", start, end, max(start, 0))
+
+    def surface_hits(self, surfaces: Iterable[tuple[str, str]], rule: str, side: str,
+                     unless: Callable[[str], bool] | None = None) -> list[Hit]:
+        """One hit of ``rule`` per ``(surface, value)`` of ``surfaces`` found in U_t (``side``
+        "user") or S_t ("system"), at its first occurrence, with that value; a surface for
+        which ``unless(surface)`` holds is passed over (the lexicon rules of §7.2 and §7.4)."""
+        text, hit = (self.u, self.user_hit) if side == "user" else (self.s, self.system_hit)
+        out = []
+        for surface, value in surfaces:
+            i = text.find(surface)
+            if i >= 0 and not (unless and unless(surface)):
+                out.append(hit(value, rule, i, i + len(surface)))
+        return out
 
     def other_names_in_s(self, domain: str) -> bool:
         """"other-names occur in S" (§2.2)."""

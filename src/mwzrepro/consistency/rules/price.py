@@ -22,12 +22,8 @@ __all__ = [
 # ===================================================================================== PRICE
 def _user_price_hits(c: TurnContext, rule: str) -> list[Hit]:
     """Price words of the user utterance whose value is not already in the state."""
-    out = []
-    for surface, label in c.inv.prices:
-        i = c.u.find(surface)
-        if i >= 0 and not c.state.value_in_state(surface.strip()):
-            out.append(c.user_hit(label, rule, i, i + len(surface)))
-    return out
+    return c.surface_hits(c.inv.prices, rule, "user",
+                          unless=lambda surface: c.state.value_in_state(surface.strip()))
 
 
 def price_restaurant_user(c: TurnContext) -> list[Hit]:
@@ -42,12 +38,7 @@ def _system_price_hits(c: TurnContext, rule: str | None) -> list[Hit]:
     ``rule`` (the branch does not depend on the surface); none when ``rule`` is None."""
     if not rule:
         return []
-    out = []
-    for surface, label in c.inv.prices:
-        i = c.s.find(surface)
-        if i >= 0:
-            out.append(c.system_hit(label, rule, i, i + len(surface)))
-    return out
+    return c.surface_hits(c.inv.prices, rule, "system")
 
 
 def price_restaurant_system(c: TurnContext) -> list[Hit]:

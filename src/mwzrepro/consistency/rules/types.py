@@ -47,23 +47,14 @@ def atype_user(c: TurnContext) -> list[Hit]:
     """§7.2 AT-U."""
     if "taxi" in c.w or "parking" in c.w:
         return []
-    out = []
-    for surface, canon in c.inv.attraction_types:
-        i = c.u.find(surface)
-        if i >= 0:
-            out.append(c.user_hit(canon, "AT-U", i, i + len(surface)))
-    return out
+    return c.surface_hits(c.inv.attraction_types, "AT-U", "user")
 
 
 def atype_system(c: TurnContext) -> list[Hit]:
     """§7.2 AT-S, then AT-M when two or more distinct types were found."""
     if has_any(c.w, ("parking", "leisure park", "park street", "parkside")):
         return []
-    out = []
-    for surface, canon in c.inv.attraction_types:
-        i = c.s.find(surface)
-        if i >= 0:
-            out.append(c.system_hit(canon, "AT-S", i, i + len(surface)))
+    out = c.surface_hits(c.inv.attraction_types, "AT-S", "system")
     distinct = {h.value for h in out}
     if len(distinct) >= 2:
         name = c.state.name("attraction")
