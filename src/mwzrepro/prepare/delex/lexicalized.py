@@ -1,0 +1,242 @@
+"""Delexicalization of lexicalized system responses (issue 18; spec addendum, rule version
+:data:`LEX_VERSION`): what ``mwzrepro score --lexicalized`` and
+``Evaluator(lexicalized=True)`` apply to every response before the usual normalization and
+scoring.
+
+**Why.** LLM-based systems answer with surface text — venue names, phone numbers, booking
+references — which the reference normalization (spec-standard-evaluation §3) leaves as words,
+so no venue is ever offered and no requestable provided. Each group delexicalizes its outputs
+its own way, which is the inconsistency the seed papers measure; this is one documented rule,
+in the span style of the references (§5.4), recorded in every signature as
+``lex:<version>-<state source>``.
+
+**The rule.** A response is read against the venue database
+(:class:`~mwzrepro.prepare.delex.value_lexicon.ValueLexicon`) and the turn's state: the
+predicted state when every turn of the file has one, else the gold state (as Inform/Success
+do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
+
+1. *Brackets.* ``[x]`` whose lowercased content is a placeholder name of §3.2 or has the shape
+   of one (``word_word``, no spaces) stays a placeholder, lowercased (``[Restaurant_name]`` →
+   ``[restaurant_name]``); any other bracketed text is a value: a venue name when it matches a
+   database name with ``rapidfuzz`` ``WRatio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina
+   and Bar]`` → ``[name]``), else its brackets are dropped and the rules below read it.
+2. *Patterns* (first, they win every overlap): booking references (8 letters and digits with
+   at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
+   phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
+   (``cb2 1uf``, ``c.b 2, 1 u.f``) → ``[postcode]``; train ids (``TR7075``) → ``[trainid]``;
+   clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money (``10.10 pounds``,
+   ``£5``, ``5 gbp``) → ``[price]``; a free entrance (``free``, ``free of charge``, ``no
+   entrance fee``; not before wifi/internet/parking) → ``[entrancefee]``; a duration
+   (``79 minutes`` after takes/lasts/duration/travel/journey/trip/ride/time) → ``[duration]``.
+3. *Phrases* (leftmost-longest over tokens, state values first at equal length): the turn's
+   state values (names, addresses, taxi departure/destination, food, type, area, price
+   range, days) and the database lexicon — venue names with their variants (articles,
+   ``hotel``/``restaurant`` suffixes, ``b and b``, case), addresses, foods, hotel and
+   attraction types, taxi cars, areas, price ranges, days. A state name not found verbatim
+   is located with ``rapidfuzz`` ``partial_ratio_alignment`` ≥ :data:`FUZZY_NAME_CUTOFF`.
+   Train stations become ``[departure]`` after from/leaving/departing and
+   ``[destination]`` after to/into/arriving/arrive/for/at/in; a station other than
+   ``cambridge`` elsewhere is ``[destination]``; in a taxi turn (the response mentions a
+   taxi or car) a venue name after ``from``/``to`` is ``[departure]``/``[destination]``.
+4. *Counts* (last): a standalone number of 1–3 digits, or two … ten, → ``[choice]``
+   (``one`` stays: in the references it is a count only one time in four).
+
+The placeholders are the span references' slot names, so after §3 they read ``NAME``,
+``ADDRESS``, ``PHONE``, ``POST``, ``REFERENCE``, ``TRAINID``, ``TIME``, ``PRICE``, ``DAY``,
+``COUNT``, ``AREA``, ``FOOD``, ``TYPE``, ``PLACE`` exactly as in the references. Existing
+placeholders are left as they are, so a delexicalized file scores the same with and without
+the option except where a value word slipped through.
+
+>>> from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
+>>> lex = ValueLexicon.from_entities({"restaurant": [{"name": "de luca cucina and bar",
+...     "address": "83 regent street", "food": "modern european", "area": "centre",
+...     "pricerange": "moderate", "phone": "01223356666", "postcode": "cb21aw"}]})
+>>> d = Delexicalizer(lex)
+>>> d("De Luca Cucina is a moderate modern european place at 83 Regent Street, cb2 1aw.")
+'[name] is a [pricerange] [food] place at [address], [postcode].'
+>>> d("[De Luca Cucina and Bar] serves [Restaurant_food]. Phone 01223 356666, ref 8HX2KQ9Z.")
+'[name] serves [restaurant_food]. Phone [phone], ref [ref].'
+>>> d("There are 3 trains, the earliest TR1234 leaves at 5:30 pm for 10.10 pounds.")
+'There are [choice] trains, the earliest [trainid] leaves at [time] for [price].'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mwzrepro.core.normalize import SLOT_MAP
+from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, tokens
+
+__all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "state_phrases"]
+
+#: Version of the rule above; the signature field is ``lex:<LEX_VERSION>-<pred|gold>``.
+LEX_VERSION = "1"
+
+#: rapidfuzz score (0–100) from which a bracketed text or a state name counts as a venue name.
+FUZZY_NAME_CUTOFF = 90
+
+_BRACKET_RE = re.compile(r"\[([^\[\]]*)\]")
+_PLACEHOLDER_SHAPE = re.compile(r"[a-z]+(?:_[a-z]+)+")
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slot, re.compile(p, re.IGNORECASE)) for slot, p in (
+        ("ref", r"(?:reference number is|ref ?#|reference #) ?(?P<v>[a-z0-9]{5,12})(?!\w)|"
+                r"(?<![\w#])(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{8}(?!\w)"),
+        ("phone", r"(?<!\w)\(?0?\d{4}\)?[ -]?\d{3}[ -]?\d{3,4}(?!\w)|(?<!\w)\d{10,11}(?!\w)"),
+        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?![a-z])"),
+        ("trainid", r"(?<!\w)tr ?\d{4}(?!\w)"),
+        ("price", r"£ ?\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)? ?(?:pounds?|gbp|£)(?!\w)"),
+        ("time", r"(?<![\w.:])\d{1,2}:\d{2}(?: ?[ap]\.?m\b\.?)?(?![\w:])|"
+                 r"(?<![\w.:])\d{1,2}(?:\.\d{2})? ?[ap]\.?m\b\.?"),
+        ("entrancefee", r"\b(?:no entrance fee|free of charge|free admission|"
+                        r"free entrance|free)\b(?! ?(?:wi-?fi|internet|parking|-))"),
+        ("duration", r"\b(?:takes|lasts|duration is|travel time is|ride time is|trip time is|"
+                     r"journey is|trip is|ride is|total of|approximately|about) "
+                     r"(?P<v>\d+ minutes)\b"),
+    ))
+_COUNT_RE = re.compile(r"(?<![\w.:£-])(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)"
+                       r"(?![\w:£]|\.\d)", re.IGNORECASE)
+_FROM_WORDS = frozenset({"from", "leaving", "leaves", "departing", "departs", "depart",
+                         "leave"})
+_TO_WORDS = frozenset({"to", "into", "arriving", "arrive", "arrives", "for", "at", "in"})
+_TAXI_RE = re.compile(r"\b(?:taxi|car|cab)\b", re.IGNORECASE)
+
+#: State slots whose values are matched as phrases, and the placeholder they become.
+_STATE_SLOTS = {"name": "name", "address": "address", "departure": "departure",
+                "destination": "destination", "food": "food", "type": "type", "area": "area",
+                "pricerange": "pricerange", "price range": "pricerange", "day": "day",
+                "bookday": "day", "book day": "day"}
+_SKIP_VALUES = frozenset({"", "yes", "no", "none", "dontcare", "dont care", "don't care",
+                          "not mentioned", "?", "any"})
+
+
+def state_phrases(state: Mapping[str, Any] | None) -> dict[tuple[str, ...], str]:
+    """Phrases of a turn's state ``{domain: {slot: value}}`` (predicted or gold; other shapes
+    are ignored): ``{token tuple: placeholder name}`` for the slots that name text
+    (:data:`_STATE_SLOTS`); taxi departure/destination keep their side.
+
+    >>> state_phrases({"taxi": {"departure": "the cambridge belfry"}, "hotel": {"stars": "4"}})
+    {('the', 'cambridge', 'belfry'): 'departure'}
+    """
+    out: dict[tuple[str, ...], str] = {}
+    if not isinstance(state, Mapping):
+        return out
+    for domain, slots in state.items():
+        if not isinstance(slots, Mapping):
+            continue
+        for slot, value in slots.items():
+            name = _STATE_SLOTS.get(str(slot).lower())
+            if name is None or not isinstance(value, str):
+                continue
+            value = value.strip().lower()
+            if value in _SKIP_VALUES or len(value) < 3:
+                continue
+            key = tuple(t for t, _, _ in tokens(value))
+            if key:
+                out[key] = name if domain == "taxi" or name != "departure" else name
+    return out
+
+
+class Delexicalizer:
+    """The rule of the module docstring over one database lexicon; call it on a response.
+
+    Args:
+        lexicon: :class:`~mwzrepro.prepare.delex.value_lexicon.ValueLexicon` of the venue
+            database (build it once; the instance memoizes nothing else).
+    """
+
+    def __init__(self, lexicon: ValueLexicon) -> None:
+        self.lexicon = lexicon
+
+    def __call__(self, text: str, state: Mapping[str, Any] | None = None) -> str:
+        """The delexicalized ``text`` (str) given the turn's ``state`` (or None)."""
+        text = _BRACKET_RE.sub(self._bracket, text)
+        claimed: list[tuple[int, int, str]] = [
+            (m.start(), m.end(), "") for m in _BRACKET_RE.finditer(text)]
+        for slot, pattern in _PATTERNS:
+            for m in pattern.finditer(text):
+                span = m.span("v") if "v" in pattern.groupindex and m.group("v") else m.span()
+                _claim(claimed, *span, slot)
+        toks = tokens(text)
+        extra = state_phrases(state)
+        taxi = bool(_TAXI_RE.search(text))
+        for start, end, slot in self.lexicon.find(text, extra, toks):
+            slot = _side(slot, text, start, taxi)
+            if slot:
+                _claim(claimed, start, end, slot)
+        self._fuzzy_state_names(text, state, claimed)
+        for m in _COUNT_RE.finditer(text):
+            _claim(claimed, m.start(), m.end(), "choice")
+        out, pos = [], 0
+        for start, end, slot in sorted(claimed):
+            out.append(text[pos:start])
+            out.append(f"[{slot}]" if slot else text[start:end])
+            pos = end
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _bracket(self, m: re.Match[str]) -> str:
+        inner = m.group(1).strip()
+        low = inner.lower()
+        if low in SLOT_MAP or _PLACEHOLDER_SHAPE.fullmatch(low):
+            return f"[{low}]"
+        from rapidfuzz import fuzz, process
+
+        if process.extractOne(low, self.lexicon.names, scorer=fuzz.WRatio,
+                              score_cutoff=FUZZY_NAME_CUTOFF) is not None:
+            return "[name]"
+        return inner
+
+    def _fuzzy_state_names(self, text: str, state: Mapping[str, Any] | None,
+                           claimed: list[tuple[int, int, str]]) -> None:
+        if not isinstance(state, Mapping):
+            return
+        from rapidfuzz import fuzz
+
+        low = text.lower()
+        for slots in state.values():
+            name = slots.get("name") if isinstance(slots, Mapping) else None
+            if not isinstance(name, str) or len(name) < 5 or name.lower() in _SKIP_VALUES:
+                continue
+            al = fuzz.partial_ratio_alignment(name.lower(), low,
+                                              score_cutoff=FUZZY_NAME_CUTOFF)
+            if al is None:
+                continue
+            start, end = _snap(low, al.dest_start, al.dest_end)
+            if end > start:
+                _claim(claimed, start, end, "name")
+
+
+def _side(slot: str, text: str, start: int, taxi: bool) -> str:
+    """Station and taxi-endpoint sides from the word before the phrase ('' = no span)."""
+    if slot not in ("station", "name") or (slot == "name" and not taxi):
+        return slot
+    before = text[:start].split()
+    word = before[-1].lower() if before else ""
+    if word in _FROM_WORDS and (slot == "station" or word == "from"):
+        return "departure"
+    if word in _TO_WORDS and (slot == "station" or word == "to"):
+        return "destination"
+    if slot == "name":
+        return slot
+    return "" if text[start:].lower().startswith("cambridge") else "destination"
+
+
+def _snap(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen ``[start, end)`` to whole words."""
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return start, end
+
+
+def _claim(claimed: list[tuple[int, int, str]], start: int, end: int, slot: str) -> None:
+    """Add a span unless it overlaps one already claimed (earlier rules win)."""
+    if end <= start:
+        return
+    for s, e, _ in claimed:
+        if start < e and s < end:
+            return
+    claimed.append((start, end, slot))
