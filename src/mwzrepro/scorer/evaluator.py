@@ -97,6 +97,8 @@ class Evaluator:
         allow_missing_turns: score dialogues with fewer turns than the test set on their
             prefix (else an error).
         strict: anything below full coverage is an error.
+        lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized`;
+            signatures gain ``lex:<version>-<pred|gold>``).
         cache_dir, mirror, registry: where resources are cached and fetched from
             (:func:`mwzrepro.scorer.resources.load_resources`).
         progress: progress bars while building resources (None: only on a terminal).
@@ -120,7 +122,7 @@ class Evaluator:
                  fuzzy_threshold: float = 90, state_match_threshold: float = 95,
                  msttr_window: int = 50, dst_params: DSTParams | None = None,
                  allow_missing_turns: bool = False, strict: bool = False,
-                 cache_dir: str | Path | None = None, mirror: str | Path | None = None,
+                 lexicalized: bool = False, cache_dir: str | Path | None = None, mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
         from mwzrepro.core.params import validate_block
         from mwzrepro.scorer.resources import load_resources
@@ -151,6 +153,8 @@ class Evaluator:
         self.domain_source = domain_source
         self.allow_missing_turns = allow_missing_turns
         self.strict = strict
+        self.lexicalized = lexicalized
+        self.lex_source: str | None = None
         self.resources = load_resources(version, cache_dir, mirror, registry, progress)
 
     # -- public API ---------------------------------------------------------------------
@@ -240,6 +244,10 @@ class Evaluator:
         check_structure(data, source)
         expected = self.resources.expected
         truncated = check_turns(data, expected, source, self.allow_missing_turns)
+        if self.lexicalized:
+            from mwzrepro.scorer.lexicalized import delexicalize_predictions
+
+            data, self.lex_source = delexicalize_predictions(data, self.resources)
         unknown: Counter[str] = Counter()
         preds, _ = parse_predictions(dict(data), expected, source, allow_missing_turns=True,
                                      unknown_placeholders=unknown)
@@ -290,6 +298,10 @@ class Evaluator:
                                                   self.standard.state_match_threshold, cov)
                 blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
                                               self._dst_params, cov)
+        if self.lexicalized:
+            from mwzrepro.scorer.lexicalized import lex_value, with_lex_signatures
+
+            blocks = with_lex_signatures(blocks, lex_value(self.lex_source or "gold"))
         if per_dialogue:
             blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
         for w in warnings:

@@ -1,0 +1,112 @@
+"""Scoring lexicalized responses (``Evaluator(lexicalized=True)``, ``mwzrepro score
+--lexicalized``): every response of a prediction mapping is delexicalized by
+:mod:`mwzrepro.prepare.delex.lexicalized` before the usual normalization and scoring, and
+every signature gains the field ``lex:<rule version>-<state source>``.
+
+The state source follows the Inform/Success rule (spec-standard-evaluation §9.1): ``pred``
+when every turn has a ``state`` object, else ``gold`` (the test set's gold state of the
+turn).
+
+>>> add_lex_field("BLEU|ver:mwz21|v:0.1.0", "1-gold")
+'BLEU|ver:mwz21|lex:1-gold|v:0.1.0'
+>>> lex_state_source({"d": [{"response": "hi", "state": {}}]})
+'pred'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.ids import canonical_dialogue_id
+from mwzrepro.core.signature import Signature
+from mwzrepro.prepare.delex.lexicalized import LEX_VERSION, Delexicalizer
+from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
+
+if TYPE_CHECKING:
+    from mwzrepro.scorer.resources import VersionResources
+
+__all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions",
+           "add_lex_field", "with_lex_signatures"]
+
+_DB_DOMAINS = ("restaurant", "hotel", "attraction", "train")
+
+
+@lru_cache(maxsize=4)
+def _delexicalizer(db_dir: str) -> Delexicalizer:
+    dbs = {d: json.loads((Path(db_dir) / f"{d}_db.json").read_text(encoding="utf-8"))
+           for d in _DB_DOMAINS}
+    return Delexicalizer(ValueLexicon.from_entities(dbs))
+
+
+def delexicalizer_of(resources: VersionResources) -> Delexicalizer:
+    """The :class:`~mwzrepro.prepare.delex.lexicalized.Delexicalizer` of a resource set's
+    venue database (its lexicon built once per process)."""
+    return _delexicalizer(str(resources.directory / "db"))
+
+
+def lex_state_source(data: Mapping[str, Any]) -> str:
+    """``pred`` when every turn of ``data`` has a ``state`` object, else ``gold``."""
+    every = all(isinstance(t, Mapping) and isinstance(t.get("state"), Mapping)
+                for turns in data.values() if isinstance(turns, list) for t in turns)
+    return "pred" if every else "gold"
+
+
+def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResources
+                             ) -> tuple[dict[str, Any], str]:
+    """``(a copy of data with every response delexicalized, state source)``.
+
+    ``data`` is never modified; turns that are not objects with a string ``response`` are
+    copied as they are (the validation that follows names them).
+    """
+    source = lex_state_source(data)
+    delex = delexicalizer_of(resources)
+    gold = resources.eval.gold if source == "gold" else None
+    out: dict[str, Any] = {}
+    for raw_id, turns in data.items():
+        if not isinstance(turns, list):
+            out[raw_id] = turns
+            continue
+        states = gold.get(canonical_dialogue_id(raw_id), []) if gold is not None else None
+        new = []
+        for i, turn in enumerate(turns):
+            if isinstance(turn, Mapping) and isinstance(turn.get("response"), str):
+                if states is None:
+                    state = turn.get("state")
+                else:
+                    state = states[i] if i < len(states) else None
+                turn = {**turn, "response": delex(turn["response"], state)}
+            new.append(turn)
+        out[raw_id] = new
+    return out, source
+
+
+def lex_value(source: str) -> str:
+    """The signature value ``<rule version>-<state source>`` (``1-pred``)."""
+    return f"{LEX_VERSION}-{source}"
+
+
+def add_lex_field(signature: str, value: str) -> str:
+    """``signature`` with ``lex:<value>`` appended to its fields."""
+    sig = Signature.parse(signature)
+    return Signature(sig.metric, {**sig.fields, "lex": value}, sig.version).format()
+
+
+def with_lex_signatures(blocks: dict[str, Any], value: str) -> dict[str, Any]:
+    """The result blocks of one evaluation with ``lex:<value>`` in every signature."""
+
+    def one(block: Any) -> Any:
+        if isinstance(block, dict):
+            return {k: one(v) for k, v in block.items()}
+        if not is_dataclass(block):
+            return block
+        changes = {f.name: add_lex_field(getattr(block, f.name), value)
+                   for f in fields(block) if f.name.endswith("signature")
+                   and isinstance(getattr(block, f.name), str)}
+        return replace(block, **changes)
+
+    return {k: (v if k == "dialogues" else one(v)) for k, v in blocks.items()}
