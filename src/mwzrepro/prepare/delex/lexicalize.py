@@ -1,0 +1,240 @@
+"""Lexicalization of delexicalized system responses, as an end-to-end system does at run time:
+each placeholder is filled from the database entity that the turn's own predicted state
+selects. The inverse of :mod:`.lexicalized`, used to check it (the round-trip acceptance of
+issue 18) and to make lexicalized test inputs.
+
+Rules (placeholders are read case-insensitively and by the unified name of
+spec-standard-evaluation §3.2 they normalize to):
+
+* the domain of a placeholder is its prefix (``[hotel_name]``), else the turn's first active
+  domain when given, else the state domain that changed last (else the last state domain);
+* the entity is the first database entity (spec §6 query, reference matching) that the
+  domain's predicted state selects; without a state, or when nothing matches, the domain's
+  first entity (hospital and police have their one station each);
+* ``NAME``, ``ADDRESS``, ``PHONE``, ``POST``, ``AREA``, ``FOOD`` come from the entity;
+  ``TRAINID`` from the train entity; ``TYPE`` the entity's type for hotels and attractions,
+  ``black toyota`` for taxis, else ``hotel``; ``PRICE`` the train fare (train) or the price
+  range (else ``moderate``); ``TIME`` a clock time (the state's ``booktime``/``leave``/
+  ``arrive``, else the train's departure, else ``12:15``); ``DAY`` the state's day or
+  ``monday``; ``COUNT`` the hotel's stars for ``stars``, the state's people/stay for those,
+  else ``3``; ``PLACE`` the state's departure/destination, else the train's, else
+  ``norwich``; ``REFERENCE`` an 8-character code derived from the dialogue, turn and position;
+* other placeholders (``INTERNET``, ``PARKING``, ``ID``, ``DEPARTMENT``, ``OPEN``, names the
+  normalization deletes) stay as they are.
+
+>>> from mwzrepro.standard.database import VenueDatabase
+>>> db = VenueDatabase({"restaurant": [{"id": "1", "name": "nandos", "area": "south",
+...     "food": "portuguese", "phone": "01223327908", "address": "cambridge leisure park",
+...     "postcode": "cb17dy", "pricerange": "cheap"}]})
+>>> lexicalize("[value_name] serves [Value_food] food , call [restaurant_phone] .",
+...            {"restaurant": {"food": "portuguese"}}, db, key="d0-1")
+'nandos serves portuguese food , call 01223327908 .'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
+from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
+from mwzrepro.standard.database import VenueDatabase
+
+__all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
+
+_DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "police", "hospital")
+_STATIONS = {"police": {"name": "parkside police station", "address": "parkside, cambridge",
+                        "phone": "01223358966", "postcode": "cb11jg"},
+             "hospital": {"name": "addenbrookes hospital", "address": "hills rd, cambridge",
+                          "phone": "01223245151", "postcode": "cb20qq"}}
+_REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
+def turn_domain(state: Mapping[str, Any], previous: Mapping[str, Any] | None,
+                active: Sequence[str] | None = None) -> str | None:
+    """The domain of an unprefixed placeholder (module docstring).
+
+    >>> turn_domain({"hotel": {"area": "north"}, "train": {"day": "monday"}},
+    ...             {"hotel": {"area": "north"}})
+    'train'
+    """
+    if active:
+        return str(active[0])
+    changed = [d for d in state if previous is None or state.get(d) != previous.get(d)]
+    if changed:
+        return changed[-1]
+    return list(state)[-1] if state else None
+
+
+def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> dict[str, Any]:
+    if domain in _STATIONS:
+        return dict(_STATIONS[domain])
+    entities = db.entities(domain)
+    if not entities:
+        return {}
+    constraints = state.get(domain)
+    if isinstance(constraints, Mapping) and constraints:
+        try:
+            ids = db.query(domain, constraints)
+        except InputError:
+            ids = []
+        if ids:
+            by_id = dict(zip(db.ids(domain), entities))
+            return by_id.get(ids[0], entities[0])
+    return entities[0]
+
+
+def _reference(key: str) -> str:
+    digest = hashlib.sha256(key.encode()).digest()
+    letters = "".join(_REF_ALPHABET[b % len(_REF_ALPHABET)] for b in digest[:4])
+    digits = "".join(str(b % 10) for b in digest[4:8])
+    return "".join(a + b for a, b in zip(letters, digits))
+
+
+def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any],
+           train: Mapping[str, Any], slots: Mapping[str, Any], key: str) -> str | None:
+    def state_value(*names: str) -> str | None:
+        for n in names:
+            v = slots.get(n)
+            if isinstance(v, str) and v and v not in ("dontcare", "not mentioned"):
+                return v
+        return None
+
+    if unified in ("NAME", "ADDRESS", "PHONE", "AREA", "FOOD"):
+        return entity.get(unified.lower()) or state_value(unified.lower())
+    if unified == "POST":
+        return entity.get("postcode")
+    if unified == "TRAINID":
+        return train.get("trainid")
+    if unified == "REFERENCE":
+        return _reference(key)
+    if unified == "TYPE":
+        if domain == "taxi" or "car" in name:
+            return "black toyota"
+        return entity.get("type") if domain in ("hotel", "attraction") else "hotel"
+    if unified == "PRICE":
+        if domain == "train" or "train" in name:
+            return train.get("price")
+        rng = entity.get("pricerange")
+        return rng if rng and rng != "?" else "moderate"
+    if unified == "TIME":
+        t = state_value("booktime", "leave", "arrive") or train.get("leave")
+        return t if t and re.fullmatch(r"\d{1,2}:\d{2}", t) else "12:15"
+    if unified == "DAY":
+        return state_value("bookday", "day") or "monday"
+    if unified == "COUNT":
+        if "star" in name:
+            return str(entity.get("stars") or "4")
+        if "people" in name or "stay" in name:
+            v = state_value("bookpeople", "bookstay")
+            return v if v and v.isdigit() else "2"
+        return "3"
+    if unified == "PLACE":
+        side = "departure" if "depart" in name else "destination"
+        v = state_value(side)
+        return v or (train.get(side) if train.get(side) not in (None, "cambridge")
+                     else "norwich")
+    return None
+
+
+def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
+               previous: Mapping[str, Any] | None = None,
+               active: Sequence[str] | None = None, key: str = "") -> str:
+    """Fill the placeholders of one delexicalized response (module docstring).
+
+    Args:
+        text: the response, placeholders in any case (``[value_name]``, ``[Hotel_phone]``).
+        state: the turn's predicted state ``{domain: {slot: value}}`` (any slot names; it is
+            normalized as spec §4); None or malformed: no state.
+        db: the venue database.
+        previous: the previous turn's state (for the domain of unprefixed placeholders).
+        active: the turn's active domains, when the file gives them.
+        key: a label unique to the turn (seeds the booking references).
+
+    Returns:
+        The lexicalized response (str).
+    """
+    norm = _normalized(state)
+    raw = _raw(state)
+    prev = _normalized(previous) if previous is not None else None
+    default = turn_domain(norm, prev, active)
+    entities: dict[str, dict[str, Any]] = {}
+
+    def entity_of(domain: str | None) -> dict[str, Any]:
+        d = domain if domain in _DOMAINS else "restaurant"
+        if d not in entities:
+            entities[d] = _entity(db, d, norm)
+        return entities[d]
+
+    count = 0
+
+    def fill(m: re.Match[str]) -> str:
+        nonlocal count
+        name = m.group(1).lower()
+        unified = SLOT_MAP.get(name)
+        if unified is None:
+            return m.group(0)
+        prefix = name.split("_")[0]
+        domain = prefix if prefix in _DOMAINS else default
+        slots = raw.get(domain, {}) if domain else {}
+        count += 1
+        value = _value(unified, name, domain, entity_of(domain), entity_of("train"), slots,
+                       f"{key}|{count}")
+        return m.group(0) if value is None else value + (m.group(2) or "").replace("-", " ")
+
+    return PLACEHOLDER_RE.sub(fill, _lower_placeholders(text))
+
+
+def _lower_placeholders(text: str) -> str:
+    return re.sub(r"\[([\w\s]+)\]", lambda m: f"[{m.group(1).lower()}]", text)
+
+
+def _raw(state: Mapping[str, Any] | None) -> dict[str, dict[str, str]]:
+    """The state's string values as given, under normalized slot names."""
+    if not isinstance(state, Mapping):
+        return {}
+    return {d: {normalize_slot_name(str(k)): v for k, v in s.items() if isinstance(v, str)}
+            for d, s in state.items() if isinstance(s, Mapping)}
+
+
+def _normalized(state: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    if not isinstance(state, Mapping):
+        return {}
+    try:
+        clean = {d: {k: v for k, v in s.items() if isinstance(v, str)}
+                 for d, s in state.items() if isinstance(s, Mapping)}
+        return normalize_state(clean)
+    except (InputError, TypeError, ValueError):
+        return {}
+
+
+def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase) -> dict[str, Any]:
+    """A copy of a prediction mapping (spec-standard-evaluation §2) with every response
+    lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
+    when given); other fields are kept. ``data`` is not modified.
+
+    Raises:
+        InputError: a dialogue's value is not a list of objects with a string ``response``.
+    """
+    out: dict[str, Any] = {}
+    for did, turns in data.items():
+        if not isinstance(turns, list):
+            raise InputError(f"dialogue {did}: expected a list of turns")
+        previous: Mapping[str, Any] | None = None
+        new = []
+        for i, turn in enumerate(turns):
+            if not isinstance(turn, Mapping) or not isinstance(turn.get("response"), str):
+                raise InputError(f"dialogue {did}, turn {i}: expected an object with a "
+                                 "string 'response'")
+            state = turn.get("state")
+            active = turn.get("active_domains")
+            text = lexicalize(turn["response"], state, db, previous=previous,
+                              active=active if isinstance(active, list) else None,
+                              key=f"{did}|{i}")
+            new.append({**turn, "response": text})
+            previous = state if isinstance(state, Mapping) else None
+        out[did] = new
+    return out
