@@ -26,7 +26,8 @@ from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
               show_default=True, help="text (readable) or json (every field).")
 def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
             **kw: Any) -> None:
-    """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0805) in PREDICTIONS_FILE."""
+    """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0805) in PREDICTIONS_FILE
+    (with --lexicalized, first each response before and after its delexicalization)."""
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import check_structure
@@ -37,9 +38,19 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     check_structure(data, predictions_file.name)
     evaluator = make_evaluator(kw, ("success",), setting)
     trace = evaluator.explain(data, dialogue_id, setting, predictions_file.name)
+    pairs = None
+    if kw.get("lexicalized"):
+        from mwzrepro.scorer.lexicalized import format_pairs, lexicalized_pairs
+
+        pairs = lexicalized_pairs(evaluator, data, dialogue_id)
     if fmt == "json":
-        click.echo(json.dumps(asdict(trace), indent=1, ensure_ascii=False))
+        out = asdict(trace)
+        if pairs is not None:
+            out["lexicalized"] = [{"before": b, "after": a} for b, a in pairs]
+        click.echo(json.dumps(out, indent=1, ensure_ascii=False))
     else:
+        if pairs is not None:
+            click.echo(format_pairs(dialogue_id, pairs, evaluator.lex_source or "gold"))
         click.echo(format_trace(trace), nl=False)
 
 

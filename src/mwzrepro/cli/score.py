@@ -50,6 +50,11 @@ def resource_options(f):
         click.option("--allow-missing-turns", is_flag=True, default=False,
                      help="Score dialogues with fewer turns than the test set on their prefix "
                           "(as the reference evaluator does) instead of stopping."),
+        click.option("--lexicalized", is_flag=True, default=False,
+                     help="Responses are lexicalized (real names, phones, references): "
+                          "delexicalize them first against the venue database and the state "
+                          "(predicted if every turn has one, else gold); signatures gain "
+                          "lex:<version>-<pred|gold>."),
         click.option("--cache-dir", type=PATH, default=None,
                      help="Cache of the built resources (default: $MWZREPRO_CACHE, else the "
                           "per-user cache directory)."),
@@ -75,7 +80,7 @@ def make_evaluator(kw: dict[str, Any], metrics: tuple[str, ...] = METRICS,
         **{m: m in metrics for m in METRICS}, version=kw["version"], setting=setting,
         domain_source=kw["domain_source"], matching=inform.matching,
         fuzzy_threshold=inform.fuzzy_threshold, allow_missing_turns=kw["allow_missing_turns"],
-        strict=strict, cache_dir=kw["cache_dir"], mirror=kw["mirror"], registry=kw["registry"],
+        strict=strict, lexicalized=kw.get("lexicalized", False), cache_dir=kw["cache_dir"], mirror=kw["mirror"], registry=kw["registry"],
         **extra)
 
 
@@ -139,7 +144,8 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     log = setup_logging(None)
     chosen = _metrics(metrics)
     name = system or predictions_file.stem
-    options = {**{k: str(v) for k, v in kw.items()}, "metrics": chosen, "setting": setting,
+    options = {**{k: str(v) for k, v in kw.items()
+                  if k != "lexicalized" or v}, "metrics": chosen, "setting": setting,
                "strict": strict, "system": name, "input": predictions_file.name}
     stored, key = None, None
     if result_cache and per_dialogue is None:

@@ -30,8 +30,8 @@ from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 if TYPE_CHECKING:
     from mwzrepro.scorer.resources import VersionResources
 
-__all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions",
-           "add_lex_field", "with_lex_signatures"]
+__all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
+           "add_lex_field", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
 
 _DB_DOMAINS = ("restaurant", "hotel", "attraction", "train")
 
@@ -56,14 +56,15 @@ def lex_state_source(data: Mapping[str, Any]) -> str:
     return "pred" if every else "gold"
 
 
-def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResources
-                             ) -> tuple[dict[str, Any], str]:
+def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResources,
+                             source: str | None = None) -> tuple[dict[str, Any], str]:
     """``(a copy of data with every response delexicalized, state source)``.
 
-    ``data`` is never modified; turns that are not objects with a string ``response`` are
-    copied as they are (the validation that follows names them).
+    ``source`` (``pred``/``gold``) defaults to :func:`lex_state_source` of ``data``. ``data``
+    is never modified; turns that are not objects with a string ``response`` are copied as
+    they are (the validation that follows names them).
     """
-    source = lex_state_source(data)
+    source = source or lex_state_source(data)
     delex = delexicalizer_of(resources)
     gold = resources.eval.gold if source == "gold" else None
     out: dict[str, Any] = {}
@@ -110,3 +111,39 @@ def with_lex_signatures(blocks: dict[str, Any], value: str) -> dict[str, Any]:
         return replace(block, **changes)
 
     return {k: (v if k == "dialogues" else one(v)) for k, v in blocks.items()}
+
+
+def lexicalized_pairs(evaluator: Any, data: Mapping[str, Any], dialogue_id: str
+                      ) -> list[tuple[str, str]]:
+    """``[(response as given, delexicalized), ...]`` of one dialogue of ``data``, as
+    ``evaluator`` (an :class:`~mwzrepro.scorer.evaluator.Evaluator`) delexicalizes it.
+
+    Raises:
+        InputError: the dialogue is not in ``data``.
+    """
+    from mwzrepro.core.errors import InputError
+
+    did = canonical_dialogue_id(dialogue_id)
+    raw = next((k for k in data if canonical_dialogue_id(k) == did), None)
+    if raw is None:
+        raise InputError(f"dialogue {dialogue_id} is not in the predictions")
+    delex, _ = delexicalize_predictions({raw: data[raw]}, evaluator.resources,
+                                        lex_state_source(data))
+    return [(t.get("response", ""), d.get("response", ""))
+            for t, d in zip(data[raw], delex[raw]) if isinstance(t, Mapping)]
+
+
+def format_pairs(dialogue_id: str, pairs: list[tuple[str, str]], source: str) -> str:
+    """The text block of ``explain --lexicalized``: each response before and after.
+
+    >>> print(format_pairs("sng01", [("Try Nandos .", "Try [name] .")], "gold"), end="")
+    dialogue sng01 — lexicalized responses, delexicalized (lex:1-gold)
+    turn 0
+      given:           Try Nandos .
+      delexicalized:   Try [name] .
+    """
+    out = [f"dialogue {dialogue_id} — lexicalized responses, delexicalized "
+           f"(lex:{lex_value(source)})"]
+    for i, (before, after) in enumerate(pairs):
+        out += [f"turn {i}", f"  given:           {before}", f"  delexicalized:   {after}"]
+    return "\n".join(out) + "\n"

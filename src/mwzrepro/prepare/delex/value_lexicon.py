@@ -48,10 +48,8 @@ _TOKEN_FORMS = {"&": "and", "center": "centre", "theater": "theatre"}
 COMMON_WORD_NAMES = frozenset({"ask", "one", "place", "junction", "gallery", "avalon",
                                "funky", "river", "park"})
 
-_AREAS = ("north", "south", "east", "west", "centre", "city centre", "town centre",
-          "centre of town", "north side", "south side", "east side", "west side",
-          "centre area", "north part of town", "south part of town", "east part of town",
-          "west part of town")
+#: Areas: the words alone (``[area] of town`` stays as the systems write it).
+_AREAS = ("north", "south", "east", "west", "centre", "city centre", "town centre")
 _PRICE_RANGES = ("cheap", "moderate", "moderately priced", "moderately", "expensive",
                  "inexpensive", "cheaply priced")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -106,7 +104,8 @@ def name_variants(name: str) -> list[str]:
         for suffix in _SUFFIXES:
             core = v[: -len(suffix)].strip() if v.endswith(" " + suffix) else ""
             bare = core[4:] if core.startswith("the ") else core
-            if bare and (len(bare.split()) >= 2 or len(bare) >= 4):
+            if bare and (len(bare.split()) >= 2 or len(bare) >= 4
+                         or bare in COMMON_WORD_NAMES):
                 out.append(core)
     return list(dict.fromkeys(out))
 

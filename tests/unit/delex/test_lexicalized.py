@@ -1,0 +1,188 @@
+"""Delexicalization of lexicalized responses (lex:1, :mod:`mwzrepro.prepare.delex.lexicalized`)
+and its inverse (:mod:`mwzrepro.prepare.delex.lexicalize`) on a hand-made database: one case
+per value family, the LLM placeholder forms, the state rules, and round trips."""
+
+from __future__ import annotations
+
+import pytest
+
+from mwzrepro.core.normalize import normalize_response
+from mwzrepro.prepare.delex.lexicalize import lexicalize, lexicalize_predictions
+from mwzrepro.prepare.delex.lexicalized import Delexicalizer, state_phrases
+from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, name_variants, tokens
+from mwzrepro.standard.database import VenueDatabase
+
+DBS = {
+    "restaurant": [
+        {"id": "1", "name": "de luca cucina and bar", "address": "83 regent street",
+         "area": "centre", "food": "modern european", "phone": "01223356666",
+         "postcode": "cb21aw", "pricerange": "moderate", "type": "restaurant"},
+        {"id": "2", "name": "the golden curry", "address": "mill road city centre",
+         "area": "centre", "food": "indian", "phone": "01223329432", "postcode": "cb12az",
+         "pricerange": "expensive", "type": "restaurant"},
+        {"id": "3", "name": "ask restaurant", "address": "12 bridge street city centre",
+         "area": "centre", "food": "italian", "phone": "01223364917", "postcode": "cb21uf",
+         "pricerange": "cheap", "type": "restaurant"},
+    ],
+    "hotel": [
+        {"id": "0", "name": "alexander bed and breakfast", "address": "56 saint barnabas road",
+         "area": "centre", "internet": "yes", "parking": "yes", "phone": "01223525725",
+         "postcode": "cb12de", "pricerange": "cheap", "stars": "4", "type": "guesthouse"},
+        {"id": "1", "name": "the lensfield hotel", "address": "53-57 lensfield road",
+         "area": "south", "internet": "yes", "parking": "yes", "phone": "01223355017",
+         "postcode": "cb21en", "pricerange": "expensive", "stars": "3", "type": "hotel"},
+    ],
+    "attraction": [
+        {"id": "1", "name": "christ's college", "address": "saint andrew's street",
+         "area": "centre", "entrance fee": "free", "phone": "01223334900",
+         "postcode": "cb23bu", "pricerange": "free", "type": "college"},
+    ],
+    "train": [
+        {"arriveBy": "10:07", "day": "friday", "departure": "cambridge",
+         "destination": "norwich", "duration": "79 minutes", "leaveAt": "08:48",
+         "price": "17.60 pounds", "trainID": "TR4203"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def delex() -> Delexicalizer:
+    return Delexicalizer(ValueLexicon.from_entities(DBS))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # venue names: articles, suffixes, case, bed and breakfast / b and b / b&b, clitics
+    ("The Golden Curry is nice .", "[name] is nice ."),
+    ("golden curry is nice", "[name] is nice"),
+    ("Try the Lensfield .", "Try [name] ."),
+    ("Alexander B&B it is", "[name] it is"),
+    ("alexander b and b it is", "[name] it is"),
+    ("Christ 's College is free .", "[name] is [entrancefee] ."),
+    # a common-word variant only with a capital: "ask" (of "ask restaurant")
+    ("Ask is cheap .", "[name] is [pricerange] ."),
+    ("may i ask your name ?", "may i ask your name ?"),
+    # addresses (whole, a part, road/rd)
+    ("it is at 56 Saint Barnabas Rd .", "it is at [address] ."),
+    ("find it on Mill Road City Centre", "find it on [address]"),
+    # phones, postcodes, references, train ids
+    ("call 01223 356666 or (01223) 329432", "call [phone] or [phone]"),
+    ("postcode CB2 1AW, or c.b 1, 2 a.z", "postcode [postcode], or [postcode]"),
+    ("reference number is JXVKZ7KV .", "reference number is [ref] ."),
+    ("your ref # 00000013 .", "your ref # [ref] ."),
+    ("TR4203 and tr 4203", "[trainid] and [trainid]"),
+    # times, prices, durations, days
+    ("leaves at 08:48 , arrives 10.07 am , or 5 pm", "leaves at [time] , arrives [time] , or [time]"),
+    ("it costs 17.60 pounds , £5 or 5 gbp", "it costs [price] , [price] or [price]"),
+    ("the trip takes 79 minutes", "the trip takes [duration]"),
+    ("it is free , with free wifi", "it is [entrancefee] , with free wifi"),
+    ("on Friday and mondays", "on [day] and [day]"),
+    # people, stays, stars, counts
+    ("for 6 people for four nights , 3 stars", "for [choice] people for [choice] nights , [choice] stars"),
+    ("one of them", "one of them"),
+    # areas, food, types, price ranges, taxis
+    ("in the city centre , south of town", "in the [area] , [area] of town"),
+    ("an Indian or modern european place", "an [food] or [food] place"),
+    ("2 guesthouses and a hotel", "[choice] [type] and a [type]"),
+    ("moderately priced or expensive", "[pricerange] or [pricerange]"),
+    ("a yellow ford will pick you up", "a [type] will pick you up"),
+    # departure and destination
+    ("from Cambridge to Norwich", "from [departure] to [destination]"),
+    ("the Norwich train", "the [destination] train"),
+    ("welcome to cambridge town", "welcome to [destination] town"),
+    ("I like cambridge", "I like cambridge"),
+])
+def test_value_families(delex, text, expected):
+    assert delex(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[restaurant_name] is good", "[restaurant_name] is good"),
+    ("[Restaurant_name] is good", "[restaurant_name] is good"),
+    ("[De Luca Cucina and Bar] is good", "[name] is good"),
+    ("[de luca cucina] is good", "[name] is good"),
+    ("[hotel_ref] stays a placeholder", "[hotel_ref] stays a placeholder"),
+    ("[Some words] lose brackets", "Some words lose brackets"),
+    ("[value_count] [Value_Area] hotels", "[value_count] [value_area] [type]"),
+])
+def test_llm_placeholder_forms(delex, text, expected):
+    assert delex(text) == expected
+
+
+def test_state_values_and_fuzzy_state_names(delex):
+    state = {"taxi": {"departure": "the golden curry", "destination": "kirkwood house"},
+             "restaurant": {"name": "golden curry", "bookday": "friday"}}
+    assert delex("a taxi from the golden curry to kirkwood house", state) == \
+        "a taxi from [departure] to [destination]"
+    # a misspelt venue of the state, found by partial_ratio_alignment
+    assert delex("the golden curyy is booked", {"restaurant": {"name": "golden curry"}}) == \
+        "[name] is booked"
+    # without the state the misspelling stays text
+    assert delex("the golden curyy is booked") == "the golden curyy is booked"
+    # a venue name after from/to in a taxi turn is an endpoint
+    assert delex("your taxi from Christ's College is booked") == \
+        "your taxi from [departure] is booked"
+    assert state_phrases({"hotel": {"bookstay": "3", "name": "dontcare"}}) == {}
+    assert state_phrases(["not", "a", "state"]) == {}
+
+
+def test_normalized_forms_match_the_references(delex):
+    text = ("The Golden Curry is an Indian restaurant at Mill Road City Centre , "
+            "postcode cb1 2az . Phone 01223329432 . Your reference number is 7GAWK763 .")
+    assert normalize_response(delex(text)) == (
+        "NAME is an FOOD restaurant at ADDRESS, postcode POST. phone PHONE. your "
+        "reference number is REFERENCE.")
+
+
+def test_helpers():
+    assert [t for t, _, _ in tokens("B&B, centre")] == ["b", "and", "b", ",", "centre"]
+    assert "alexander b and b" in name_variants("alexander bed and breakfast")
+    assert "alexander" not in name_variants("alexander bed and breakfast")[:1]
+
+
+@pytest.fixture(scope="module")
+def db() -> VenueDatabase:
+    return VenueDatabase(DBS)
+
+
+def test_lexicalize_fills_from_the_state_entity(db):
+    state = {"restaurant": {"food": "indian", "pricerange": "expensive"}}
+    out = lexicalize("[value_name] is [value_pricerange] , at [restaurant_address] , "
+                     "[value_postcode] , [value_phone] , ref [value_reference] .", state, db,
+                     key="x")
+    assert out.startswith("the golden curry is expensive , at mill road city centre , cb12az ,"
+                          " 01223329432 , ref ")
+    # placeholders that the delexicalization does not produce stay
+    assert lexicalize("[hotel_parking] and [value_department]", {}, db) == \
+        "[hotel_parking] and [value_department]"
+    # train values come from the train entity; unprefixed placeholders follow the state
+    state = {"train": {"departure": "cambridge", "destination": "norwich", "day": "friday"}}
+    assert lexicalize("[train_id] leaves [value_departure] at [value_leave] on [value_day] .",
+                      state, db) == "TR4203 leaves cambridge at 08:48 on friday ."
+
+
+@pytest.mark.parametrize("response, state", [
+    ("[value_name] is a [value_pricerange] [value_food] restaurant in the [value_area] .",
+     {"restaurant": {"food": "modern european"}}),
+    ("I booked [value_count] people at [restaurant_name] ; reference [restaurant_reference] .",
+     {"restaurant": {"food": "italian", "bookpeople": "4"}}),
+    ("[train_id] leaves at [value_time] and costs [value_price] .",
+     {"train": {"departure": "cambridge", "destination": "norwich"}}),
+    ("[hotel_name] has [hotel_stars] stars , phone [hotel_phone] , post [hotel_postcode] .",
+     {"hotel": {"area": "south"}}),
+    ("Your [taxi_type] will arrive , contact number [taxi_phone] .",
+     {"taxi": {"departure": "the golden curry", "destination": "christ's college"}}),
+])
+def test_round_trip_keeps_the_normalized_response(delex, db, response, state):
+    lexical = lexicalize(response, state, db, key="k")
+    assert "[" not in lexical
+    assert normalize_response(delex(lexical, state)) == normalize_response(response)
+
+
+def test_lexicalize_predictions_keeps_other_fields(db):
+    data = {"sng1": [{"response": "[value_name] .", "state": {"hotel": {"area": "south"}},
+                      "active_domains": ["hotel"]}]}
+    out = lexicalize_predictions(data, db)
+    assert out["sng1"][0] == {"response": "the lensfield hotel .",
+                              "state": {"hotel": {"area": "south"}},
+                              "active_domains": ["hotel"]}
+    assert data["sng1"][0]["response"] == "[value_name] ."
