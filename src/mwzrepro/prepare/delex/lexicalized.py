@@ -23,11 +23,10 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
 2. *Patterns* (first, they win every overlap): booking references (8 letters and digits with
    at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
    phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
-   (``cb2 1uf``, ``c.b 2, 1 u.f``) → ``[postcode]``; train ids (``TR7075``) → ``[trainid]``;
-   clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money (``10.10 pounds``,
-   ``£5``, ``5 gbp``) → ``[price]``; a free entrance (``free``, ``free of charge``, ``no
-   entrance fee``; not before wifi/internet/parking) → ``[entrancefee]``; a duration
-   (``79 minutes`` after takes/lasts/duration/travel/journey/trip/ride/time) → ``[duration]``.
+   (``cb2 1uf``, ``c.b 2, 1 u.f``, ``pe29 6fl``) → ``[postcode]``; train ids (``TR7075``) →
+   ``[trainid]``; clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money (``10.10 pounds``,
+   ``£5``, ``5 gbp``) → ``[price]``; a duration (``79 minutes`` after takes/lasts/
+   duration is/travel time is/journey is/total of/approximately/about) → ``[duration]``.
 3. *Phrases* (leftmost-longest over tokens, state values first at equal length): the turn's
    state values (names, addresses, taxi departure/destination, food, type, area, price
    range, days) and the database lexicon — venue names with their variants (articles,
@@ -38,8 +37,10 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    ``[destination]`` after to/into/arriving/arrive/for/at/in; a station other than
    ``cambridge`` elsewhere is ``[destination]``; in a taxi turn (the response mentions a
    taxi or car) a venue name after ``from``/``to`` is ``[departure]``/``[destination]``.
-4. *Counts* (last): a standalone number of 1–3 digits, or two … ten, → ``[choice]``
-   (``one`` stays: in the references it is a count only one time in four).
+4. *Free entrance, then counts* (last): ``free``, ``free of charge``, ``free admission``,
+   ``no entrance fee`` (not before wifi/internet/parking) → ``[entrancefee]``; a standalone
+   number of 1–3 digits, or two … ten, → ``[choice]`` (``one`` stays: in the references it
+   is a count only one time in four).
 
 The placeholders are the span references' slot names, so after §3 they read ``NAME``,
 ``ADDRESS``, ``PHONE``, ``POST``, ``REFERENCE``, ``TRAINID``, ``TIME``, ``PRICE``, ``DAY``,
@@ -84,16 +85,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ref", r"(?:reference number is|ref ?#|reference #) ?(?P<v>[a-z0-9]{5,12})(?!\w)|"
                 r"(?<![\w#])(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{8}(?!\w)"),
         ("phone", r"(?<!\w)\(?0?\d{4}\)?[ -]?\d{3}[ -]?\d{3,4}(?!\w)|(?<!\w)\d{10,11}(?!\w)"),
-        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?![a-z])"),
+        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?![a-z])|"
+                     r"(?<!\w)[a-z]{2}\d{1,2} ?\d[a-z]{2}(?!\w)"),
         ("trainid", r"(?<!\w)tr ?\d{4}(?!\w)"),
         ("price", r"£ ?\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)? ?(?:pounds?|gbp|£)(?!\w)"),
         ("time", r"(?<![\w.:])\d{1,2}:\d{2}(?: ?[ap]\.?m\b\.?)?(?![\w:])|"
                  r"(?<![\w.:])\d{1,2}(?:\.\d{2})? ?[ap]\.?m\b\.?"),
-        ("entrancefee", r"\b(?:no entrance fee|free of charge|free admission|"
-                        r"free entrance|free)\b(?! ?(?:wi-?fi|internet|parking|-))"),
         ("duration", r"\b(?:takes|lasts|duration is|travel time is|ride time is|trip time is|"
                      r"journey is|trip is|ride is|total of|approximately|about) "
                      r"(?P<v>\d+ minutes)\b"),
+    ))
+#: Patterns read after the phrases (a phrase such as ``free school lane`` wins).
+_LATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slot, re.compile(p, re.IGNORECASE)) for slot, p in (
+        ("entrancefee", r"\b(?:no entrance fee|free of charge|free admission|"
+                        r"free entrance|free)\b(?! ?(?:wi-?fi|internet|parking|-))"),
     ))
 _COUNT_RE = re.compile(r"(?<![\w.:£-])(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)"
                        r"(?![\w:£]|\.\d)", re.IGNORECASE)
@@ -166,6 +172,9 @@ class Delexicalizer:
             if slot:
                 _claim(claimed, start, end, slot)
         self._fuzzy_state_names(text, state, claimed)
+        for slot, pattern in _LATE_PATTERNS:
+            for m in pattern.finditer(text):
+                _claim(claimed, m.start(), m.end(), slot)
         for m in _COUNT_RE.finditer(text):
             _claim(claimed, m.start(), m.end(), "choice")
         out, pos = [], 0

@@ -45,8 +45,7 @@ _TOKEN_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9]", re.IGNORECASE)
 _TOKEN_FORMS = {"&": "and", "center": "centre", "theater": "theatre"}
 
 #: Name variants that are ordinary words: matched only when capitalized in the response.
-COMMON_WORD_NAMES = frozenset({"ask", "one", "place", "junction", "gallery", "avalon",
-                               "funky", "river", "park"})
+COMMON_WORD_NAMES = frozenset({"ask", "one", "place", "junction", "gallery"})
 
 #: Areas: the words alone (``[area] of town`` stays as the systems write it).
 _AREAS = ("north", "south", "east", "west", "centre", "city centre", "town centre")
