@@ -33,6 +33,7 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    ``hotel``/``restaurant`` suffixes, ``b and b``, case), addresses, foods, hotel and
    attraction types, taxi cars, areas, price ranges, days. A state name not found verbatim
    is located with ``rapidfuzz`` ``partial_ratio_alignment`` ≥ :data:`FUZZY_NAME_CUTOFF`.
+   A state departure/destination that is a venue name is read as a name (below).
    Train stations become ``[departure]`` after from/leaving/departing and
    ``[destination]`` after to/into/arriving/arrive/for/at/in; a station other than
    ``cambridge`` elsewhere is ``[destination]``; in a taxi turn (the response mentions a
@@ -106,6 +107,7 @@ _COUNT_RE = re.compile(r"(?<![\w.:£-])(?:\d{1,3}|two|three|four|five|six|seven|
 _FROM_WORDS = frozenset({"from", "leaving", "leaves", "departing", "departs", "depart",
                          "leave"})
 _TO_WORDS = frozenset({"to", "into", "arriving", "arrive", "arrives", "for", "at", "in"})
+_ENDPOINTS = frozenset({"departure", "destination"})
 _TAXI_RE = re.compile(r"\b(?:taxi|car|cab)\b", re.IGNORECASE)
 
 #: State slots whose values are matched as phrases, and the placeholder they become.
@@ -139,8 +141,8 @@ def state_phrases(state: Mapping[str, Any] | None) -> dict[tuple[str, ...], str]
             if value in _SKIP_VALUES or len(value) < 3:
                 continue
             key = tuple(t for t, _, _ in tokens(value))
-            if key:
-                out[key] = name if domain == "taxi" or name != "departure" else name
+            if key and out.get(key) != "name":
+                out[key] = name
     return out
 
 
@@ -165,7 +167,8 @@ class Delexicalizer:
                 span = m.span("v") if "v" in pattern.groupindex and m.group("v") else m.span()
                 _claim(claimed, *span, slot)
         toks = tokens(text)
-        extra = state_phrases(state)
+        extra = {k: ("name" if v in _ENDPOINTS and self.lexicon.phrases.get(k) == "name" else v)
+                 for k, v in state_phrases(state).items()}
         taxi = bool(_TAXI_RE.search(text))
         for start, end, slot in self.lexicon.find(text, extra, toks):
             slot = _side(slot, text, start, taxi)
