@@ -1,0 +1,82 @@
+"""Benchmark: ``mwzrepro score --lexicalized`` of one system, whole process, next to the
+delexicalized ``mwzrepro score`` of the same system (issue 18; target: at most 2× the
+delexicalized time).
+
+The lexicalized input is the system's published (delexicalized) prediction file lexicalized
+as a system does at run time (:func:`mwzrepro.prepare.delex.lexicalize.lexicalize_predictions`:
+each placeholder filled from the database entity its own predicted state selects). Both
+calls run with ``--no-result-cache`` on resources already built in a temporary cache (one
+untimed warm-up call builds them), from an empty directory; the minimum of ``--repeat``
+wall times is reported.
+
+Usage::
+
+    .venv/bin/python benchmarks/score_lexicalized.py [--mirror ../shared/mirror]
+        [--system ubar] [--mwzrepro .venv/bin/mwzrepro] [--repeat 3]
+
+Wall times depend on other load on the machine; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from score_cli import prediction, timed  # noqa: E402
+
+
+def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
+    """Write the lexicalized copy of ``source`` (the database from the benchmark's cache)."""
+    from mwzrepro.prepare.delex.lexicalize import lexicalize_predictions
+    from mwzrepro.scorer.resources import load_resources
+
+    os.environ.update({k: env[k] for k in ("MWZREPRO_MIRROR", "MWZREPRO_CACHE")})
+    db = load_resources("mwz21").database()
+    data = json.loads(source.read_text(encoding="utf-8"))
+    target.write_text(json.dumps(lexicalize_predictions(data, db)), encoding="utf-8")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mirror", type=Path,
+                    default=Path(os.environ.get("MWZREPRO_MIRROR", REPO.parent / "shared" /
+                                                "mirror")))
+    ap.add_argument("--system", default="ubar")
+    ap.add_argument("--mwzrepro", default=str(REPO / ".venv" / "bin" / "mwzrepro"))
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    mirror = args.mirror.resolve()
+    with tempfile.TemporaryDirectory(prefix="mwzrepro-bench-lex-") as tmp:
+        work = Path(tmp)
+        empty = work / "empty-cwd"
+        empty.mkdir()
+        env = {**os.environ, "MWZREPRO_MIRROR": str(mirror),
+               "MWZREPRO_CACHE": str(work / "cache")}
+        cmd = [args.mwzrepro, "score", "--no-result-cache"]
+        delex = prediction(mirror, args.system)
+        timed(cmd + [str(delex)], empty, env)  # warm-up: builds the resources
+        lex = work / f"{args.system}-lexicalized.json"
+        lexicalized_file(delex, lex, env)
+        rows = [
+            ("delexicalized file", [str(delex)]),
+            ("lexicalized file, --lexicalized", [str(lex), "--lexicalized"]),
+        ]
+        walls = {label: min(timed(cmd + extra, empty, env) for _ in range(args.repeat))
+                 for label, extra in rows}
+        print(f"mwzrepro score {args.system} (all metrics), {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.2f}, best of {args.repeat}")
+        for label, wall in walls.items():
+            print(f"  {label:<40} {wall:6.2f} s wall")
+        ratio = walls[rows[1][0]] / walls[rows[0][0]]
+        print(f"  ratio lexicalized / delexicalized      {ratio:6.2f}  (target <= 2.0)")
+
+
+if __name__ == "__main__":
+    main()
