@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mwzrepro.core.errors import InputError
@@ -69,10 +70,23 @@ def turn_domain(state: Mapping[str, Any], previous: Mapping[str, Any] | None,
     return list(state)[-1] if state else None
 
 
+@lru_cache(maxsize=4)
+def _catalog(db: VenueDatabase) -> dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]:
+    """``{domain: (entities, {id: first entity with that id})}``, read once per database."""
+    out = {}
+    for domain in db.domains:
+        entities = db.entities(domain)
+        by_id: dict[str, Any] = {}
+        for i, e in zip(db.ids(domain), entities):
+            by_id.setdefault(i, e)
+        out[domain] = (entities, by_id)
+    return out
+
+
 def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> dict[str, Any]:
     if domain in _STATIONS:
         return dict(_STATIONS[domain])
-    entities = db.entities(domain)
+    entities, by_id = _catalog(db).get(domain, ([], {}))
     if not entities:
         return {}
     constraints = state.get(domain)
@@ -82,7 +96,6 @@ def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> dict[st
         except InputError:
             ids = []
         if ids:
-            by_id = dict(zip(db.ids(domain), entities))
             return by_id.get(ids[0], entities[0])
     return entities[0]
 
@@ -95,7 +108,8 @@ def _reference(key: str) -> str:
 
 
 def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any],
-           train: Mapping[str, Any], slots: Mapping[str, Any], key: str) -> str | None:
+           train_of: Callable[[], Mapping[str, Any]], slots: Mapping[str, Any],
+           key: str) -> str | None:
     def state_value(*names: str) -> str | None:
         for n in names:
             v = slots.get(n)
@@ -103,6 +117,7 @@ def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any
                 return v
         return None
 
+    train = train_of() if unified in ("TRAINID", "PRICE", "TIME", "PLACE") else {}
     if unified in ("NAME", "ADDRESS", "PHONE", "AREA", "FOOD"):
         value = entity.get(unified.lower()) or state_value(unified.lower())
         if value is None and unified == "PHONE":
@@ -185,8 +200,8 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         domain = prefix if prefix in _DOMAINS else default
         slots = raw.get(domain, {}) if domain else {}
         count += 1
-        value = _value(unified, name, domain, entity_of(domain), entity_of("train"), slots,
-                       f"{key}|{count}")
+        value = _value(unified, name, domain, entity_of(domain), lambda: entity_of("train"),
+                       slots, f"{key}|{count}")
         return m.group(0) if value is None else value + (m.group(2) or "").replace("-", " ")
 
     return PLACEHOLDER_RE.sub(fill, _lower_placeholders(text))
