@@ -299,9 +299,10 @@ class Evaluator:
                 blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
                                               self._dst_params, cov)
         if self.lexicalized:
-            from mwzrepro.scorer.lexicalized import lex_value, with_lex_signatures
+            from mwzrepro.scorer.lexicalized import lex_value, lex_warnings, with_lex_signatures
 
             blocks = with_lex_signatures(blocks, lex_value(self.lex_source or "gold"))
+            warnings += lex_warnings(self.domain_source, source)
         if per_dialogue:
             blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
         for w in warnings:

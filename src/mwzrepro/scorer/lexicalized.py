@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.resources import VersionResources
 
 __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
+           "lex_warnings",
            "add_lex_field", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
 
 _DB_DOMAINS = ("restaurant", "hotel", "attraction", "train")
@@ -84,6 +85,22 @@ def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResource
             new.append(turn)
         out[raw_id] = new
     return out, source
+
+
+def lex_warnings(domain_source: str, source: str) -> list[str]:
+    """Warnings of a lexicalized run: ``slot-names`` domains (spec §8.3) read the domain
+    prefixes of placeholders, which lexicalized responses do not have (lex:1 writes the span
+    references' unprefixed names).
+
+    >>> lex_warnings("auto", "x.json")
+    []
+    """
+    if domain_source != "slot-names":
+        return []
+    return [f"{source}: --domain-source slot-names reads the domain prefixes of placeholders; "
+            "delexicalized lexicalized responses have none (lex:1 writes unprefixed span "
+            "names), so only placeholders the file already had give active domains; use "
+            "auto, provided or estimated"]
 
 
 def lex_value(source: str) -> str:
