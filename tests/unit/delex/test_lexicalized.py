@@ -4,9 +4,13 @@ per value family, the LLM placeholder forms, the state rules, and round trips.""
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from mwzrepro.core.normalize import normalize_response
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mwzrepro.core.normalize import SLOT_MAP, normalize_response
 from mwzrepro.prepare.delex.lexicalize import lexicalize, lexicalize_predictions
 from mwzrepro.prepare.delex.lexicalized import Delexicalizer, state_phrases
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, name_variants, tokens
@@ -186,3 +190,22 @@ def test_lexicalize_predictions_keeps_other_fields(db):
                               "state": {"hotel": {"area": "south"}},
                               "active_domains": ["hotel"]}
     assert data["sng1"][0]["response"] == "[value_name] ."
+
+
+_WORDS = ["the", "golden", "curry", "Norwich", "from", "to", "taxi", "free", "wifi", "3",
+          "17:15", "01223", "356666", "cb2", "1aw", "[", "]", "[value_name]", "[Hotel_Name]",
+          "pounds", "£", "TR4203", "ref", "#", "ABCD1234", ".", ",", "'s", "christ", "college",
+          "b&b", "alexander", "bed", "and", "breakfast", "centre", "of", "town", "two", "one"]
+
+
+@given(st.lists(st.sampled_from(_WORDS), max_size=14),
+       st.sampled_from([None, {"restaurant": {"name": "golden curry"}},
+                        {"taxi": {"departure": "the golden curry"}}, {"bad": "state"}]))
+@settings(max_examples=300, deadline=None)
+def test_properties(delex, words, state):
+    text = " ".join(words)
+    out = delex(text, state)
+    # idempotent, and the placeholders it found survive normalization as unified names
+    assert delex(out, state) == out
+    for name in re.findall(r"\[(\w+)\]", out):
+        assert name in SLOT_MAP or "_" in name
