@@ -104,6 +104,8 @@ def test_value_families(delex, text, expected):
     ("[Restaurant_name] is good", "[restaurant_name] is good"),
     ("[De Luca Cucina and Bar] is good", "[name] is good"),
     ("[de luca cucina] is good", "[name] is good"),
+    ("[De Luca Cucna] is good", "[name] is good"),
+    ("[the restaurant] is good", "the restaurant is good"),
     ("[hotel_ref] stays a placeholder", "[hotel_ref] stays a placeholder"),
     ("[Some words] lose brackets", "Some words lose brackets"),
     ("[value_count] [Value_Area] hotels", "[value_count] [value_area] [type]"),

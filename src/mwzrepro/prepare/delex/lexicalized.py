@@ -18,8 +18,9 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
 1. *Brackets.* ``[x]`` whose lowercased content is a placeholder name of §3.2 or has the shape
    of one (``word_word``, no spaces) stays a placeholder, lowercased (``[Restaurant_name]`` →
    ``[restaurant_name]``); any other bracketed text is a value: a venue name when it matches a
-   database name with ``rapidfuzz`` ``WRatio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina
-   and Bar]`` → ``[name]``), else its brackets are dropped and the rules below read it.
+   written form of a database name (:func:`~.value_lexicon.name_variants`) with ``rapidfuzz``
+   ``ratio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina and Bar]``, ``[de luca cucna]`` →
+   ``[name]``), else its brackets are dropped and the rules below read it.
 2. *Patterns* (first, they win every overlap): booking references (8 letters and digits with
    at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
    phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
@@ -195,7 +196,8 @@ class Delexicalizer:
             return f"[{low}]"
         from rapidfuzz import fuzz, process
 
-        if process.extractOne(low, self.lexicon.names, scorer=fuzz.WRatio,
+        key = " ".join(t for t, _, _ in tokens(low))
+        if process.extractOne(key, self.lexicon.name_forms, scorer=fuzz.ratio,
                               score_cutoff=FUZZY_NAME_CUTOFF) is not None:
             return "[name]"
         return inner

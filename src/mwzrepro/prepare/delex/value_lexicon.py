@@ -121,14 +121,13 @@ class ValueLexicon:
 
     Attributes:
         phrases: ``{token tuple: slot}``.
-        names: every venue name written in its database form (for fuzzy matching).
         capitalized: phrases that must start with a capital letter to match.
     """
 
     phrases: dict[tuple[str, ...], str] = field(default_factory=dict)
-    names: list[str] = field(default_factory=list)
     capitalized: set[tuple[str, ...]] = field(default_factory=set)
     _index: dict[str, list[tuple[str, ...]]] = field(default_factory=dict, repr=False)
+    _name_forms: list[str] = field(default_factory=list, repr=False)
 
     def add(self, phrase: str, slot: str, overwrite: bool = False) -> None:
         """Add one phrase (an existing phrase keeps its slot unless ``overwrite``)."""
@@ -136,6 +135,7 @@ class ValueLexicon:
         if key and (overwrite or key not in self.phrases):
             self.phrases[key] = slot
             self._index.clear()
+            self._name_forms.clear()
 
     @classmethod
     def from_entities(cls, databases: Mapping[str, Sequence[Mapping[str, Any]]]
@@ -168,7 +168,6 @@ class ValueLexicon:
     def _add_value(self, slot: str, value: str, domain: str = "") -> None:
         value = " ".join(value.lower().split())
         if slot == "name":
-            self.names.append(value)
             for v in name_variants(value):
                 self.add(v, "name", overwrite=True)
                 if v in COMMON_WORD_NAMES:
@@ -189,6 +188,14 @@ class ValueLexicon:
             if word == "guesthouse":
                 self.add("guest house", "type")
                 self.add("guest houses", "type")
+
+    @property
+    def name_forms(self) -> list[str]:
+        """Every written form of a venue name, tokens joined by spaces (fuzzy matching)."""
+        if not self._name_forms:
+            self._name_forms = sorted(" ".join(k) for k, v in self.phrases.items()
+                                      if v == "name")
+        return self._name_forms
 
     @property
     def index(self) -> dict[str, list[tuple[str, ...]]]:
