@@ -80,7 +80,8 @@ def make_evaluator(kw: dict[str, Any], metrics: tuple[str, ...] = METRICS,
         **{m: m in metrics for m in METRICS}, version=kw["version"], setting=setting,
         domain_source=kw["domain_source"], matching=inform.matching,
         fuzzy_threshold=inform.fuzzy_threshold, allow_missing_turns=kw["allow_missing_turns"],
-        strict=strict, lexicalized=kw.get("lexicalized", False), cache_dir=kw["cache_dir"], mirror=kw["mirror"], registry=kw["registry"],
+        strict=strict, lexicalized=kw.get("lexicalized", False), cache_dir=kw["cache_dir"],
+        mirror=kw["mirror"], registry=kw["registry"],
         **extra)
 
 

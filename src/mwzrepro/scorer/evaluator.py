@@ -122,7 +122,8 @@ class Evaluator:
                  fuzzy_threshold: float = 90, state_match_threshold: float = 95,
                  msttr_window: int = 50, dst_params: DSTParams | None = None,
                  allow_missing_turns: bool = False, strict: bool = False,
-                 lexicalized: bool = False, cache_dir: str | Path | None = None, mirror: str | Path | None = None,
+                 lexicalized: bool = False, cache_dir: str | Path | None = None,
+                 mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
         from mwzrepro.core.params import validate_block
         from mwzrepro.scorer.resources import load_resources

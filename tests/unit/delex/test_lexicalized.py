@@ -75,13 +75,15 @@ def delex() -> Delexicalizer:
     ("your ref # 00000013 .", "your ref # [ref] ."),
     ("TR4203 and tr 4203", "[trainid] and [trainid]"),
     # times, prices, durations, days
-    ("leaves at 08:48 , arrives 10.07 am , or 5 pm", "leaves at [time] , arrives [time] , or [time]"),
+    ("leaves at 08:48 , arrives 10.07 am , or 5 pm",
+     "leaves at [time] , arrives [time] , or [time]"),
     ("it costs 17.60 pounds , £5 or 5 gbp", "it costs [price] , [price] or [price]"),
     ("the trip takes 79 minutes", "the trip takes [duration]"),
     ("it is free , with free wifi", "it is [entrancefee] , with free wifi"),
     ("on Friday and mondays", "on [day] and [day]"),
     # people, stays, stars, counts
-    ("for 6 people for four nights , 3 stars", "for [choice] people for [choice] nights , [choice] stars"),
+    ("for 6 people for four nights , 3 stars",
+     "for [choice] people for [choice] nights , [choice] stars"),
     ("one of them", "one of them"),
     # areas, food, types, price ranges, taxis
     ("in the city centre , south of town", "in the [area] , [area] of town"),

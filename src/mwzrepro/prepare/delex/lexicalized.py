@@ -25,9 +25,10 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
    phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
    (``cb2 1uf``, ``c.b 2, 1 u.f``, ``pe29 6fl``) → ``[postcode]``; train ids (``TR7075``) →
-   ``[trainid]``; clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money (``10.10 pounds``,
-   ``£5``, ``5 gbp``) → ``[price]``; a duration (``79 minutes`` after takes/lasts/
-   duration is/travel time is/journey is/total of/approximately/about) → ``[duration]``.
+   ``[trainid]``; clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money
+   (``10.10 pounds``, ``£5``, ``5 gbp``) → ``[price]``; a duration (``79 minutes`` after
+   takes/lasts/duration is/travel time is/journey is/total of/approximately/about) →
+   ``[duration]``.
 3. *Phrases* (leftmost-longest over tokens, state values first at equal length): the turn's
    state values (names, addresses, taxi departure/destination, food, type, area, price
    range, days) and the database lexicon — venue names with their variants (articles,

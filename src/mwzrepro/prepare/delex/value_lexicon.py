@@ -32,7 +32,7 @@ and ``b & b`` match alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -234,13 +234,4 @@ class ValueLexicon:
             n, slot = best
             out.append((toks[i][1], toks[i + n - 1][2], slot))
             i += n
-        return out
-
-    def phrases_of(self, values: Iterable[tuple[str, str]]) -> dict[tuple[str, ...], str]:
-        """``{token tuple: slot}`` of ``(slot, value)`` pairs (e.g. a turn's state)."""
-        out = {}
-        for slot, value in values:
-            key = _key(value)
-            if key:
-                out[key] = slot
         return out
