@@ -47,9 +47,12 @@ def resource_options(f):
                           "evaluator's rule (provided if every turn has them, else estimated "
                           "from the states; spec §8)."),
         click_options(InformParams),
-        click.option("--allow-missing-turns", is_flag=True, default=False,
+        click.option("--allow-missing-turns/--no-allow-missing-turns", default=True,
+                     show_default=True,
                      help="Score dialogues with fewer turns than the test set on their prefix "
-                          "(as the reference evaluator does) instead of stopping."),
+                          "(as the reference evaluator does), with a warning and the coverage "
+                          "in the signatures; --no-allow-missing-turns (or --strict) stops "
+                          "instead."),
         click.option("--cache-dir", type=PATH, default=None,
                      help="Cache of the built resources (default: $MWZREPRO_CACHE, else the "
                           "per-user cache directory)."),
@@ -125,7 +128,8 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     """Score one prediction file (reference evaluator format) against the MultiWOZ test set.
 
     Prints the numbers (stdout) with their signatures and coverage; warnings (partial
-    coverage, empty responses, unknown placeholders) go to stderr. Dialogue ids may be
+    coverage, empty responses, deleted placeholders with counts and, when --placeholders
+    extended would map some of them, the figures with it) go to stderr. Dialogue ids may be
     upper-case and end in .json. Nothing is written when the input is rejected.
     """
     from mwzrepro.core.io import write_text
@@ -157,6 +161,7 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
         richness = from_options(RichnessParams, kw, "richness")
         evaluator = make_evaluator(kw, chosen, setting, strict,
                                    state_match_threshold=standard.state_match_threshold,
+                                   placeholders=standard.placeholders,
                                    msttr_window=richness.msttr_window)
         result = evaluator.evaluate(data, name, predictions_file.name,
                                     per_dialogue=per_dialogue is not None)

@@ -95,7 +95,7 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
               help="turn_domains.parquet (ground-truth active domains, optimistic setting).")
 @_db_options
 @click_options(InformParams)
-@click_options(StandardParams)
+@click_options(StandardParams, exclude=("placeholders",))
 @systems_options
 @click.option("--references", type=IN_FILE, default=None,
               help="references.parquet: the reference corpus scored as system 'oracle'.")

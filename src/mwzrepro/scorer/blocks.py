@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from mwzrepro.standard.inputs import PreparedDialogues
     from mwzrepro.standard.scoring import EvalResources
 
-__all__ = ["public_signature", "bleu_block", "success_block", "richness_block",
+__all__ = ["public_signature", "with_signature_fields", "bleu_block", "success_block", "richness_block",
            "state_match_block", "score_states", "dst_block"]
 
 
@@ -52,6 +52,29 @@ def public_signature(text: str, coverage: Coverage) -> str:
     if cov is None:
         return sig.format()
     return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
+
+
+def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
+    """``block`` (a result dataclass with a ``signature``, or ``{setting: block}``) with
+    ``fields`` added to its signature, before ``cov`` (settings of the scorer that the
+    library's signatures do not know: ``ph:ext``, ``alt:any``). No fields: ``block`` itself.
+
+    >>> b = with_signature_fields(BleuScore(1.0, "mwz21", "BLEU|ver:mwz21|cov:x|v:0.1.0"),
+    ...                           {"ph": "ext"})
+    >>> b.signature
+    'BLEU|ver:mwz21|ph:ext|cov:x|v:0.1.0'
+    """
+    from dataclasses import replace
+
+    if not fields or block is None:
+        return block
+    if isinstance(block, dict):
+        return {k: with_signature_fields(v, fields) for k, v in block.items()}
+    sig = Signature.parse(block.signature)
+    head = {k: v for k, v in sig.fields.items() if k != "cov"}
+    tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
+    return replace(block, signature=Signature(sig.metric, {**head, **fields, **tail},
+                                              sig.version).format())
 
 
 def bleu_block(preds: pd.DataFrame, references: pd.DataFrame, version: str, label: str,

@@ -91,13 +91,16 @@ def test_extra_turns_have_their_own_message(score, tmp_path):
     assert not (tmp_path / "r.json").exists()
 
 
-def test_fewer_turns_suggest_the_option_which_works(score, tmp_path):
+def test_fewer_turns_are_scored_with_a_warning_unless_strict(score, tmp_path):
     pred = write(tmp_path / "short.json", {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]})
-    code, _, err = score(pred)
-    assert code == 1 and "sng9001 (1 turns, expected 2) (use --allow-missing-turns" in err
-    code, out, err = score(pred, "--allow-missing-turns", "--format", "json")
+    code, out, err = score(pred, "--format", "json")
     assert code == 0 and json.loads(out)["coverage"]["truncated_dialogues"] == ["sng9001"]
     assert "PARTIAL COVERAGE" in err and "1 dialogue(s) truncated (e.g. sng9001)" in err
+    code, out, err = score(pred, "--strict", "--out", tmp_path / "r.json")
+    assert code == 1 and "(fewer turns: sng9001) and --strict" in err
+    assert out == "" and not (tmp_path / "r.json").exists()
+    code, _, err = score(pred, "--no-allow-missing-turns")
+    assert code == 1 and "sng9001 (1 turns, expected 2)" in err
 
 
 def test_strict_and_partial_coverage(score, tmp_path):

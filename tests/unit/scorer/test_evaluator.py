@@ -101,13 +101,20 @@ def test_signatures_have_no_system_and_record_partial_coverage(mini, caplog):
         evaluator(mini, strict=True).evaluate({"sng9001": PREDICTIONS["sng9001"]})
 
 
-def test_truncated_dialogues_need_the_option(mini):
+def test_truncated_dialogues_are_scored_on_their_prefix_unless_strict(mini, caplog):
+    """Issue 18: the reference evaluator's call scores a shorter dialogue on its prefix, with
+    a loud warning giving the counts and the coverage in every signature."""
     short = {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]}
-    with pytest.raises(InputError, match=r"sng9001 \(1 turns, expected 2\).*allow-missing-turns"):
-        evaluator(mini).evaluate(short)
-    r = evaluator(mini, allow_missing_turns=True).evaluate(short)
+    r = evaluator(mini).evaluate(short, source="short.json")
     assert r.coverage.truncated_dialogues == ("sng9001",)
     assert r.coverage.signature_value() == "dialogues=2/2,turns=2/3"
+    assert all("|cov:dialogues=2/2,turns=2/3|" in s for s in r.signatures().values())
+    assert "short.json: PARTIAL COVERAGE: 2 of 2 test dialogues (100.0 %); 2 of 3 turns " \
+           "(66.7 %); 1 dialogue(s) truncated (e.g. sng9001)" in caplog.text
+    with pytest.raises(InputError, match=r"turns=2/3 \(fewer turns: sng9001\) and --strict"):
+        evaluator(mini, strict=True).evaluate(short)
+    with pytest.raises(InputError, match=r"sng9001 \(1 turns, expected 2\)"):
+        evaluator(mini, allow_missing_turns=False).evaluate(short)
 
 
 def test_empty_responses_are_counted_and_warned(mini):
