@@ -190,3 +190,18 @@ def test_explain(mini, monkeypatch, capsys, tmp_path):
     code, _, err = run(monkeypatch, capsys, "explain", pred, "pmul1234", "--mirror",
                        mini["mirror"], "--sources", mini["registry"])
     assert code == 1 and "dialogue pmul1234 is not in the predictions" in err
+
+
+def test_placeholder_dialect_line_and_the_option(score, tmp_path):
+    from tests.unit.scorer.test_evaluator import DIALECT
+
+    pred = write(tmp_path / "dialect.json", DIALECT)
+    code, out, err = score(pred)
+    assert code == 0
+    line = next(x for x in err.splitlines() if "with placeholders=extended:" in x)
+    assert "dialect.json: with placeholders=extended: Inform 100.0, Success 100.0, BLEU " in line
+    code, out, err = score(pred, "--placeholders", "extended", "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["success"]["success"]["total"] == 100.0
+    assert "|ph:ext|" in result["signatures"]["bleu"] and "placeholders=extended:" not in err
+    assert f"BLEU {result['bleu']['mwz21']:.1f}" in line

@@ -225,3 +225,49 @@ def test_registry_ships_inside_the_package():
     from mwzrepro.core.sources import load_registry
 
     assert "mwz21-test" in load_registry(path) and "multiwoz-dialog-acts" in load_registry(path)
+
+
+#: The same system in a newer placeholder dialect: a 2.2 slot name, a domain-prefixed form
+#: the reference table lacks, upper case.
+DIALECT = {
+    "sng9001": [
+        {**PREDICTIONS["sng9001"][0], "response": "[Restaurant_Name] is at [restaurant-address] ."},
+        {**PREDICTIONS["sng9001"][1], "response": "the postcode is [restaurant_post_code] , "
+                                                  "booking [restaurant_ref] ."},
+    ],
+    "sng9002": [{**PREDICTIONS["sng9002"][0], "response": "booked , call [TAXI-PHONE] ."}],
+}
+
+
+def test_placeholder_dialect_gets_the_extended_line_equal_to_extended_scoring(mini, caplog):
+    """Issue 18: under the default vocabulary ADDRESS, POST and PHONE are lost (Success 0);
+    the warning line gives the figures of placeholders=extended, which equal a run with it."""
+    ref = evaluator(mini).evaluate(DIALECT, source="dialect.json")
+    assert ref.success["standard"].success["total"] == 0.0
+    assert ref.unknown_placeholders == {"restaurant_post_code": 1, "restaurant_ref": 1}
+    ext = evaluator(mini, placeholders="extended", dst=True).evaluate(DIALECT,
+                                                                  source="dialect.json")
+    assert ext.success["standard"].success["total"] == 100.0
+    assert ext.unknown_placeholders == {}
+    figures = ref.to_dict()["placeholders_extended"]
+    assert figures == {"inform": ext.success["standard"].inform["total"],
+                       "success": 100.0, "bleu": ext.bleu.score, "setting": "standard",
+                       "placeholders": {"restaurant-address": 1, "restaurant_post_code": 1,
+                                        "restaurant_ref": 1, "taxi-phone": 1}}
+    line = (f"dialect.json: with placeholders=extended: Inform 100.0, Success 100.0, "
+            f"BLEU {ext.bleu.score:.1f} (it maps restaurant-address ×1, ")
+    assert line in caplog.text and any(w.startswith(line) for w in ref.warnings)
+    assert "unknown placeholders deleted by normalization (spec §3): {'restaurant_post_code'" \
+        ": 1, 'restaurant_ref': 1}" in caplog.text
+    assert ext.to_dict()["placeholders_extended"] is None          # no second pass
+    # the signature field: only under extended, on the normalization-dependent blocks
+    sig = ext.signatures()
+    assert all("|ph:ext|" in sig[k] for k in ("bleu", "success", "richness"))
+    assert "ph:" not in sig["dst"] and not any("ph:" in s for s in ref.signatures().values())
+    assert ref.to_dict()["placeholders"] == "reference"
+    assert ext.to_dict()["placeholders"] == "extended"
+
+
+def test_no_extended_line_when_extended_changes_nothing(mini, caplog):
+    r = evaluator(mini).evaluate(PREDICTIONS)
+    assert r.placeholders_extended is None and "placeholders=extended" not in caplog.text
