@@ -55,8 +55,8 @@ def public_signature(text: str, coverage: Coverage) -> str:
 
 
 def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
-    """``block`` (a result dataclass with a ``signature``, or ``{setting: block}``) with
-    ``fields`` added to its signature, before ``cov`` (settings of the scorer that the
+    """``block`` (a result dataclass with a ``signature`` and maybe a ``fuzzy_signature``, or
+    ``{setting: block}``) with ``fields`` added to its signatures, before ``cov`` (settings of the scorer that the
     library's signatures do not know: ``ph:ext``, ``alt:any``). No fields: ``block`` itself.
 
     >>> b = with_signature_fields(BleuScore(1.0, "mwz21", "BLEU|ver:mwz21|cov:x|v:0.1.0"),
@@ -70,11 +70,16 @@ def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
         return block
     if isinstance(block, dict):
         return {k: with_signature_fields(v, fields) for k, v in block.items()}
-    sig = Signature.parse(block.signature)
-    head = {k: v for k, v in sig.fields.items() if k != "cov"}
-    tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
-    return replace(block, signature=Signature(sig.metric, {**head, **fields, **tail},
-                                              sig.version).format())
+
+    def add(text: str) -> str:
+        sig = Signature.parse(text)
+        head = {k: v for k, v in sig.fields.items() if k != "cov"}
+        tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
+        return Signature(sig.metric, {**head, **fields, **tail}, sig.version).format()
+
+    changes = {a: add(getattr(block, a)) for a in ("signature", "fuzzy_signature")
+               if getattr(block, a, None)}
+    return replace(block, **changes)
 
 
 def bleu_block(preds: pd.DataFrame, references: pd.DataFrame, version: str, label: str,

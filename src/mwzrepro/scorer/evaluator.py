@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
 from mwzrepro.core.placeholders import SIGNATURE_VALUES
 from mwzrepro.scorer.blocks import (
     bleu_block,
@@ -61,6 +62,13 @@ SETTINGS = ("standard", "optimistic", "both")
 
 #: Label used inside the library when no system name is given (never shown).
 _ANONYMOUS = "system"
+
+
+def _has_alternatives(preds: pd.DataFrame) -> bool:
+    """Whether a ``predictions`` table has a list-valued slot (:mod:`mwzrepro.core.
+    alternatives`; its signature field)."""
+    return any(sj is not None and "[" in sj and has_alternatives(json.loads(sj))
+               for sj in preds["state_json"].tolist())
 
 
 def read_predictions(path: str | Path) -> Any:
@@ -303,8 +311,10 @@ class Evaluator:
                                                   self.standard.state_match_threshold, cov)
                 blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
                                               self._dst_params, cov)
-        fields = {"ph": v} if (v := SIGNATURE_VALUES[self.standard.placeholders]) else {}
-        for name in ("bleu", "success", "richness"):
+        norm = {"ph": v} if (v := SIGNATURE_VALUES[self.standard.placeholders]) else {}
+        states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
+        for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
+                             ("dst", states), ("dst_fga", states)):
             if name in blocks:
                 blocks[name] = with_signature_fields(blocks[name], fields)
         extended = None

@@ -242,16 +242,24 @@ def test_system_forms_cannot_be_mixed(systems, tmp_path):
 
 def test_every_block_leaf_is_an_option():
     """The workflow passes every leaf of the inform, standard and richness blocks
-    (``cli_args``); the commands taking them accept them all."""
+    (``cli_args``); the commands taking them accept them all (standard.placeholders goes to
+    ``predictions``, where responses are normalized, and nowhere else)."""
+    from mwzrepro.cli.predictions import predictions
     from mwzrepro.core.params import cli_args, leaves
     from mwzrepro.standard.params import InformParams, RichnessParams, StandardParams
 
+    def options(command):
+        return {o for p in command.params for o in getattr(p, "opts", [])}
+
     for name, models in (("score-success", (InformParams, StandardParams)),
                          ("score-richness", (RichnessParams,))):
-        opts = {o for p in COMMANDS[name].params for o in getattr(p, "opts", [])}
+        opts = options(COMMANDS[name])
         for model in models:
             wanted = {"--" + "-".join(p).replace("_", "-") for p, _ in leaves(model)}
+            wanted.discard("--placeholders")
             assert wanted <= opts, (name, wanted - opts)
+    assert "--placeholders" not in options(COMMANDS["score-success"])
+    assert "--placeholders" in options(predictions)
     import shlex
 
     assert shlex.split(cli_args(InformParams, {"matching": "reference",
