@@ -135,7 +135,7 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.cache import cache_root
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.scorer.memo import load_result, store_result
     from mwzrepro.scorer.results import with_units
     from mwzrepro.standard.report import format_result, per_dialogue_text
@@ -156,7 +156,7 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
             log.warning("%s", warning)
     else:
         data = read_predictions(predictions_file)
-        check_structure(data, predictions_file.name)
+        read_shape(data, predictions_file.name)       # before any resource is built
         standard = from_options(StandardParams, kw, "standard")
         richness = from_options(RichnessParams, kw, "richness")
         evaluator = make_evaluator(kw, chosen, setting, strict,

@@ -42,7 +42,13 @@ from mwzrepro.scorer.blocks import (
     success_block,
     with_signature_fields,
 )
-from mwzrepro.scorer.inputs import Coverage, check_structure, check_turns, coverage_of
+from mwzrepro.scorer.inputs import (
+    ACCEPTED_SHAPES,
+    Coverage,
+    check_turns,
+    coverage_of,
+    read_shape,
+)
 from mwzrepro.scorer.placeholder_pass import extended_pass
 from mwzrepro.scorer.results import EvaluationResult
 
@@ -75,11 +81,14 @@ def read_predictions(path: str | Path) -> Any:
     """Parse a prediction file (JSON).
 
     Raises:
-        InputError: unreadable, not UTF-8 or not JSON (one line naming the file).
+        InputError: unreadable, not UTF-8, not JSON, or nested too deeply for the parser
+            (``[[[[...]]]]``; one line naming the file).
     """
     p = Path(path)
     try:
         return json.loads(p.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise InputError(f"{p.name}: JSON nested too deeply to be a prediction file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
@@ -252,10 +261,21 @@ class Evaluator:
     def _prepare(self, data: Mapping[str, Any], source: str
                  ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
         """Validate, normalize and prepare the scorer input; never modifies ``data``."""
+        try:
+            return self._prepare_checked(data, source)
+        except RecursionError:
+            raise InputError(f"{source}: nested too deeply to be a prediction file; "
+                             f"{ACCEPTED_SHAPES}") from None
+
+    def _prepare_checked(self, data: Mapping[str, Any], source: str
+                         ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
         from mwzrepro.prepare.predictions import parse_predictions
         from mwzrepro.standard.inputs import prepare_predictions
 
-        check_structure(data, source)
+        data, shape = read_shape(data, source)
+        if shape == "legacy":
+            log.info("%s: legacy generation file {\"ID.json\": [\"response\", ...]}: %d "
+                     "dialogue(s) read as responses without states", source, len(data))
         expected = self.resources.expected
         truncated = check_turns(data, expected, source, self.allow_missing_turns)
         unknown: Counter[str] = Counter()
