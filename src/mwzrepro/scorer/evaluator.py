@@ -73,7 +73,7 @@ _ANONYMOUS = "system"
 def _has_alternatives(preds: pd.DataFrame) -> bool:
     """Whether a ``predictions`` table has a list-valued slot (:mod:`mwzrepro.core.
     alternatives`; its signature field)."""
-    return any(sj is not None and "[" in sj and has_alternatives(json.loads(sj))
+    return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
                for sj in preds["state_json"].tolist())
 
 
