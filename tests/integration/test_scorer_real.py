@@ -50,8 +50,7 @@ def evaluators(mirror, cache):
     def get(domain_source="auto"):
         if domain_source not in made:
             made[domain_source] = Evaluator(dst=True, setting="both", mirror=mirror,
-                                            cache_dir=cache, domain_source=domain_source,
-                                            allow_missing_turns=True)
+                                            cache_dir=cache, domain_source=domain_source)
         return made[domain_source]
 
     return get
@@ -107,6 +106,41 @@ def test_every_number_equals_the_committed_pipeline_outputs(api_results, system)
     for k in ("jga", "sa", "aga", "aga_relative", "fuzzy_jga"):
         assert fga[k] == 100 * row[k]
     assert fga["fga"] == {lam: 100 * v for lam, v in row["fga"].items()}
+
+
+def test_drop_in_call_of_the_reference_evaluator(mirror, cache, evaluators, monkeypatch):
+    """Issue 18: called exactly as the reference evaluator is called — no argument besides
+    its four flags, the mirror and cache from the environment — the API accepts all 19
+    public files (PPTOD's pmul3688 has 5 of its 6 turns: scored on its prefix, in the
+    signatures) and gives the committed pipeline numbers; for DoTS and SOLOIST, whose
+    pipeline rows use the leaderboard's domain sources, Inform/Success are the reference
+    evaluator's own (spec §17.2, ``auto``)."""
+    import os
+
+    evaluators()                               # the session cache is built
+    monkeypatch.setenv("MWZREPRO_MIRROR", os.fspath(mirror))
+    monkeypatch.setenv("MWZREPRO_CACHE", os.fspath(cache))
+    e = Evaluator(bleu=True, success=True, richness=True, dst=True)
+    for system in sorted(RICHNESS):
+        preds = json.loads(prediction_file(mirror, system).read_text(encoding="utf-8"))
+        d = e.evaluate(preds).to_dict(units="mwzeval")
+        assert round(d["bleu"]["mwz21"], 4) == METRICS["bleu"]["bleu"]["mwz21"][system]
+        totals = {m: d["success"][m]["total"] for m in ("inform", "success")}
+        if system in PIPELINE_DOMAINS:
+            assert tuple(totals.values()) == SUCCESS[(system, "auto")][:2]
+        else:
+            assert totals == METRICS["standard"]["inform_success"]["mwz21"][system]["standard"]
+        assert d["richness"] == METRICS["standard"]["richness"][system]
+        assert d["dst"] == METRICS["standard"]["state_match"]["mwz21"].get(system)
+        row = METRICS["dst"]["rows"].get(f"{system}@mwz21")
+        assert (d["dst_fga"] is None) == (row is None)
+        if row is not None:
+            assert d["dst_fga"]["jga"] == 100 * row["jga"]
+        truncated = d["coverage"]["truncated_dialogues"]
+        assert truncated == (["pmul3688"] if system == "pptod" else [])
+        if truncated:
+            assert all("cov:dialogues=1000/1000,turns=7371/7372" in s
+                       for s in d["signatures"].values())
 
 
 def _cli_json(monkeypatch, capsys, *args):
