@@ -239,3 +239,34 @@ def test_inform_interval_width_is_the_binomial_prediction(mirror, evaluators):
     assert interval.lower < point < interval.upper
     again = Resampler(stats.dialogue_ids, 1000, 0).replicate(stats).interval
     assert (again.lower, again.upper) == (interval.lower, interval.upper)
+
+
+def test_ubar_in_a_newer_placeholder_dialect(mirror, cache, evaluators):
+    """Issue 18 on real data: UBAR's file with ``[value_reference]``, ``[value_people]``,
+    ``[value_day]``, ``[value_time]`` rewritten as a 2024 system writes them (``[hotel_ref]``,
+    ``[hotel_bookpeople]``, ``[restaurant_bookday]``, ``[train_departuretime]``). The
+    reference vocabulary deletes them (Success 70.3 → 26.1); the "with placeholders=extended"
+    figures equal scoring under ``extended``, which gives back UBAR's own numbers."""
+    data = json.loads(prediction_file(mirror, "ubar").read_text(encoding="utf-8"))
+    rename = {"[value_reference]": "[hotel_ref]", "[value_people]": "[hotel_bookpeople]",
+              "[value_day]": "[restaurant_bookday]", "[value_time]": "[train_departuretime]"}
+    for turns in data.values():
+        for t in turns:
+            for a, b in rename.items():
+                t["response"] = t["response"].replace(a, b)
+    e = evaluators()
+    ref = e.evaluate(data, source="dialect.json")
+    assert (ref.success["standard"].inform["total"], ref.success["standard"].success["total"]) \
+        == (83.4, 26.1)
+    assert ref.unknown_placeholders == {"hotel_bookpeople": 61, "hotel_ref": 1020,
+                                        "restaurant_bookday": 99, "train_departuretime": 150}
+    ext = Evaluator(setting="both", mirror=mirror, cache_dir=cache,
+                    placeholders="extended").evaluate(data)
+    figures = ref.placeholders_extended
+    assert (figures.inform, figures.success, figures.bleu) == \
+        (ext.success["standard"].inform["total"], ext.success["standard"].success["total"],
+         ext.bleu.score)
+    committed = METRICS["standard"]["inform_success"]["mwz21"]["ubar"]["standard"]
+    assert {"inform": figures.inform, "success": figures.success} == committed
+    assert round(figures.bleu, 4) == METRICS["bleu"]["bleu"]["mwz21"]["ubar"]
+    assert "|ph:ext|" in ext.signatures()["success"]
