@@ -56,8 +56,11 @@ BAD_STRUCTURE = [
 BAD_CONTENT = [
     ({**PREDICTIONS, "pmul9999": [{"response": "hi"}]},
      "mine.json: 1 dialogue id(s) not in the test set: pmul9999"),
-    ({**PREDICTIONS, "sng9001": [{"response": "a"}, "b"]},
+    ({**PREDICTIONS, "sng9001": [{"response": "a"}, 7]},
      "mine.json: dialogue sng9001, turn 1: each turn must be an object with a 'response'"),
+    ({**PREDICTIONS, "sng9001": [{"response": "a"}, "b"]},
+     "mine.json: dialogue sng9001 mixes plain strings (legacy responses) and other turns; "
+     "accepted shapes: "),
     ({**PREDICTIONS, "sng9002": [{"response": 7}]},
      "mine.json: dialogue sng9002, turn 0: 'response' must be a string, got int"),
     ({**PREDICTIONS, "sng9002": [{"response": "x", "state": ["taxi"]}]},
