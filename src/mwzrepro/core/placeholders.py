@@ -64,11 +64,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from mwzrepro.core.normalize import SLOT_MAP
 
 __all__ = ["PLACEHOLDER_VOCABULARIES", "ADDED_SLOTS", "SIGNATURE_VALUES", "domains",
-           "slot_vocabulary", "unified_name", "extended_gains"]
+           "slot_vocabulary", "unified_name", "extended_gains", "signature_fields",
+           "stamp_scores"]
 
 #: Values of the ``placeholders`` setting (block ``standard``); ``reference`` is the default.
 PLACEHOLDER_VOCABULARIES = ("reference", "extended")
@@ -159,3 +161,36 @@ def extended_gains(responses: Iterable[str]) -> dict[str, int]:
             found.update(m.group(1) for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower()))
     return {k: found[k] for k in sorted(found)
             if k not in SLOT_MAP and unified_name(k) is not None}
+
+
+def signature_fields(placeholders: str | None) -> dict[str, str]:
+    """The signature fields of a vocabulary (``{}`` for the default, so that no signature
+    made under ``reference`` changes).
+
+    >>> signature_fields("extended"), signature_fields("reference"), signature_fields(None)
+    ({'ph': 'ext'}, {}, {})
+    """
+    value = SIGNATURE_VALUES.get(placeholders or "reference")
+    return {"ph": value} if value else {}
+
+
+def stamp_scores(scores: Any, metadata: dict[str, Any], placeholders: str | None
+                 ) -> tuple[Any, dict[str, Any]]:
+    """A pipeline ``scores`` table (column ``signature``) and its Parquet metadata (keys
+    ``signature`` and ``signatures``) with the vocabulary's signature field added
+    (:func:`signature_fields`; ``placeholders`` is the ``predictions`` table's metadata
+    value, absent under ``reference``). Unchanged objects under ``reference``.
+    """
+    from mwzrepro.core.signature import add_fields
+
+    fields = signature_fields(placeholders)
+    if not fields:
+        return scores, metadata
+    if "signature" in scores.columns:
+        scores = scores.assign(signature=[add_fields(s, fields) for s in scores["signature"]])
+    meta = dict(metadata)
+    if isinstance(meta.get("signature"), str):
+        meta["signature"] = add_fields(meta["signature"], fields)
+    if isinstance(meta.get("signatures"), dict):
+        meta["signatures"] = {k: add_fields(v, fields) for k, v in meta["signatures"].items()}
+    return scores, meta

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.signature import Signature
+from mwzrepro.core.signature import Signature, add_fields
 from mwzrepro.scorer.inputs import Coverage
 from mwzrepro.scorer.results import (
     BleuScore,
@@ -70,15 +70,8 @@ def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
         return block
     if isinstance(block, dict):
         return {k: with_signature_fields(v, fields) for k, v in block.items()}
-
-    def add(text: str) -> str:
-        sig = Signature.parse(text)
-        head = {k: v for k, v in sig.fields.items() if k != "cov"}
-        tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
-        return Signature(sig.metric, {**head, **fields, **tail}, sig.version).format()
-
-    changes = {a: add(getattr(block, a)) for a in ("signature", "fuzzy_signature")
-               if getattr(block, a, None)}
+    changes = {a: add_fields(getattr(block, a), fields)
+               for a in ("signature", "fuzzy_signature") if getattr(block, a, None)}
     return replace(block, **changes)
 
 
