@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
-from mwzrepro.core.placeholders import SIGNATURE_VALUES
+from mwzrepro.core.placeholders import signature_fields
 from mwzrepro.scorer.blocks import (
     bleu_block,
     dst_block,
@@ -331,7 +331,7 @@ class Evaluator:
                                                   self.standard.state_match_threshold, cov)
                 blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
                                               self._dst_params, cov)
-        norm = {"ph": v} if (v := SIGNATURE_VALUES[self.standard.placeholders]) else {}
+        norm = signature_fields(self.standard.placeholders)
         states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
         for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
                              ("dst", states), ("dst_fga", states)):
