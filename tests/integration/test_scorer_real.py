@@ -50,8 +50,7 @@ def evaluators(mirror, cache):
     def get(domain_source="auto"):
         if domain_source not in made:
             made[domain_source] = Evaluator(dst=True, setting="both", mirror=mirror,
-                                            cache_dir=cache, domain_source=domain_source,
-                                            allow_missing_turns=True)
+                                            cache_dir=cache, domain_source=domain_source)
         return made[domain_source]
 
     return get
@@ -107,6 +106,41 @@ def test_every_number_equals_the_committed_pipeline_outputs(api_results, system)
     for k in ("jga", "sa", "aga", "aga_relative", "fuzzy_jga"):
         assert fga[k] == 100 * row[k]
     assert fga["fga"] == {lam: 100 * v for lam, v in row["fga"].items()}
+
+
+def test_drop_in_call_of_the_reference_evaluator(mirror, cache, evaluators, monkeypatch):
+    """Issue 18: called exactly as the reference evaluator is called — no argument besides
+    its four flags, the mirror and cache from the environment — the API accepts all 19
+    public files (PPTOD's pmul3688 has 5 of its 6 turns: scored on its prefix, in the
+    signatures) and gives the committed pipeline numbers; for DoTS and SOLOIST, whose
+    pipeline rows use the leaderboard's domain sources, Inform/Success are the reference
+    evaluator's own (spec §17.2, ``auto``)."""
+    import os
+
+    evaluators()                               # the session cache is built
+    monkeypatch.setenv("MWZREPRO_MIRROR", os.fspath(mirror))
+    monkeypatch.setenv("MWZREPRO_CACHE", os.fspath(cache))
+    e = Evaluator(bleu=True, success=True, richness=True, dst=True)
+    for system in sorted(RICHNESS):
+        preds = json.loads(prediction_file(mirror, system).read_text(encoding="utf-8"))
+        d = e.evaluate(preds).to_dict(units="mwzeval")
+        assert round(d["bleu"]["mwz21"], 4) == METRICS["bleu"]["bleu"]["mwz21"][system]
+        totals = {m: d["success"][m]["total"] for m in ("inform", "success")}
+        if system in PIPELINE_DOMAINS:
+            assert tuple(totals.values()) == SUCCESS[(system, "auto")][:2]
+        else:
+            assert totals == METRICS["standard"]["inform_success"]["mwz21"][system]["standard"]
+        assert d["richness"] == METRICS["standard"]["richness"][system]
+        assert d["dst"] == METRICS["standard"]["state_match"]["mwz21"].get(system)
+        row = METRICS["dst"]["rows"].get(f"{system}@mwz21")
+        assert (d["dst_fga"] is None) == (row is None)
+        if row is not None:
+            assert d["dst_fga"]["jga"] == 100 * row["jga"]
+        truncated = d["coverage"]["truncated_dialogues"]
+        assert truncated == (["pmul3688"] if system == "pptod" else [])
+        if truncated:
+            assert all("cov:dialogues=1000/1000,turns=7371/7372" in s
+                       for s in d["signatures"].values())
 
 
 def _cli_json(monkeypatch, capsys, *args):
@@ -205,3 +239,34 @@ def test_inform_interval_width_is_the_binomial_prediction(mirror, evaluators):
     assert interval.lower < point < interval.upper
     again = Resampler(stats.dialogue_ids, 1000, 0).replicate(stats).interval
     assert (again.lower, again.upper) == (interval.lower, interval.upper)
+
+
+def test_ubar_in_a_newer_placeholder_dialect(mirror, cache, evaluators):
+    """Issue 18 on real data: UBAR's file with ``[value_reference]``, ``[value_people]``,
+    ``[value_day]``, ``[value_time]`` rewritten as a 2024 system writes them (``[hotel_ref]``,
+    ``[hotel_bookpeople]``, ``[restaurant_bookday]``, ``[train_departuretime]``). The
+    reference vocabulary deletes them (Success 70.3 → 26.1); the "with placeholders=extended"
+    figures equal scoring under ``extended``, which gives back UBAR's own numbers."""
+    data = json.loads(prediction_file(mirror, "ubar").read_text(encoding="utf-8"))
+    rename = {"[value_reference]": "[hotel_ref]", "[value_people]": "[hotel_bookpeople]",
+              "[value_day]": "[restaurant_bookday]", "[value_time]": "[train_departuretime]"}
+    for turns in data.values():
+        for t in turns:
+            for a, b in rename.items():
+                t["response"] = t["response"].replace(a, b)
+    e = evaluators()
+    ref = e.evaluate(data, source="dialect.json")
+    assert (ref.success["standard"].inform["total"], ref.success["standard"].success["total"]) \
+        == (83.4, 26.1)
+    assert ref.unknown_placeholders == {"hotel_bookpeople": 61, "hotel_ref": 1020,
+                                        "restaurant_bookday": 99, "train_departuretime": 150}
+    ext = Evaluator(setting="both", mirror=mirror, cache_dir=cache,
+                    placeholders="extended").evaluate(data)
+    figures = ref.placeholders_extended
+    assert (figures.inform, figures.success, figures.bleu) == \
+        (ext.success["standard"].inform["total"], ext.success["standard"].success["total"],
+         ext.bleu.score)
+    committed = METRICS["standard"]["inform_success"]["mwz21"]["ubar"]["standard"]
+    assert {"inform": figures.inform, "success": figures.success} == committed
+    assert round(figures.bleu, 4) == METRICS["bleu"]["bleu"]["mwz21"]["ubar"]
+    assert "|ph:ext|" in ext.signatures()["success"]

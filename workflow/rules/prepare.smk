@@ -57,9 +57,11 @@ rule predictions:
         ENV
     params:
         inputs=lambda w, input: " ".join(f"--input {p}" for p in input.raw),
+        # standard.placeholders: the placeholder vocabulary of the response normalization
+        options=options("standard", exclude=("domain_sources", "state_match_threshold")),
     shell:
         "mwzrepro predictions {params.inputs} --sources {input.registry}"
-        " --turns {input.turns} --out-dir data/interim/predictions --log {log}"
+        " --turns {input.turns} {params.options} --out-dir data/interim/predictions --log {log}"
 
 
 # Every dataset in params.yaml is a final target (as for `dvc repro`), needed downstream or not.

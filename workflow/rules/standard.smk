@@ -13,8 +13,9 @@ STANDARD_DB = {
     "train": raw("mwzeval-database-train-db"),
 }
 SUCCESS_SYSTEMS = SYSTEMS + ["oracle"]
-# Options of score-success (params.yaml blocks `inform` and `standard`).
-SUCCESS_OPTIONS = f"{options('inform')} {options('standard')}"
+# Options of score-success (params.yaml blocks `inform` and `standard`; the placeholder
+# vocabulary is applied where responses are normalized, rule `predictions`).
+SUCCESS_OPTIONS = f"{options('inform')} {options('standard', exclude=('placeholders',))}"
 
 
 rule goals:

@@ -35,7 +35,7 @@ COMMANDS: dict[str, str] = {
     "explain": "mwzrepro.cli.explain:explain",
     "goals": "mwzrepro.cli.standard:goals",
     "ingest": "mwzrepro.cli.prepare:ingest",
-    "predictions": "mwzrepro.cli.prepare:predictions",
+    "predictions": "mwzrepro.cli.predictions:predictions",
     "record": "mwzrepro.cli.workflow:record",
     "redelex": "mwzrepro.cli.prepare:redelex",
     "redelex-style": "mwzrepro.cli.paper:redelex_style",

@@ -27,7 +27,8 @@ def score_bleu(references: Path, version: str, systems: tuple[str, ...],
     """Corpus BLEU (sacrebleu) of systems against span-based references of one version
     (spec-standard-evaluation §11); the references are tokenized once for all systems."""
     from mwzrepro.bleu.score import bleu_scores, corpus_bleu
-    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.core.io import read_metadata, read_table, write_table
+    from mwzrepro.core.placeholders import stamp_scores
 
     log = setup_logging(log_file)
     jobs = system_jobs(systems, predictions, coverage, predictions_dir, {"out": out}, out_dir,
@@ -40,6 +41,7 @@ def score_bleu(references: Path, version: str, systems: tuple[str, ...],
                              job.system)
         df, meta = bleu_scores(result, read_table(job.coverage, "coverage"), job.system,
                                version)
+        df, meta = stamp_scores(df, meta, read_metadata(job.predictions).get("placeholders"))
         write_table(df, job.outputs["out"], "scores", meta)
         log.info("BLEU %s on %s references: %.2f over %d turns", job.system, version,
                  result.score, result.turns)

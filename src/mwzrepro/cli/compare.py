@@ -38,7 +38,7 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.core.io import write_json
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.stats.catalog import spec
     from mwzrepro.stats.compare import comparison_note, format_comparison
 
@@ -48,7 +48,7 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     data = []
     for path in (predictions_a, predictions_b):
         data.append(read_predictions(path))
-        check_structure(data[-1], path.name)
+        read_shape(data[-1], path.name)
     evaluator = make_evaluator(kw, ("bleu", "success", "dst"), setting)
     rows = evaluator.compare(data[0], data[1], params, names)
     dialogues = len(evaluator.resources.expected)

@@ -1,4 +1,5 @@
-"""Pipeline phases that prepare data: ``download``, ``ingest``, ``redelex``, ``predictions``."""
+"""Pipeline phases that prepare data: ``download``, ``ingest``, ``redelex`` (``predictions``:
+:mod:`mwzrepro.cli.predictions`)."""
 
 from __future__ import annotations
 
@@ -139,71 +140,6 @@ def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
     log.info("redelex: %d references, unknown placeholders %s", len(refs), dict(unknown))
 
 
-@click.command("predictions")
-@click.option("--input", "inputs", type=IN_FILE, multiple=True, required=True,
-              help="Prediction file in the reference evaluator's format; repeat for several "
-                   "systems (the file name without .json is the system name).")
-@click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry to verify the inputs (pipeline files); omit for user files.")
-@click.option("--turns", type=IN_FILE, required=True,
-              help="Canonical turns.parquet of the test set the predictions are checked against.")
-@click.option("--out-dir", type=PATH, default=None,
-              help="Write <system>.parquet and <system>.coverage.parquet here for every input.")
-@click.option("--out", type=PATH, default=None, help="predictions.parquet (one --input).")
-@click.option("--coverage", type=PATH, default=None, help="coverage.parquet (one --input).")
-@log_option
-def predictions(inputs: tuple[Path, ...], registry: Path | None, turns: Path,
-                out_dir: Path | None, out: Path | None, coverage: Path | None,
-                log_file: Path | None) -> None:
-    """Validate and normalize systems' outputs (spec-standard-evaluation §2–3).
-
-    One --input with --out and --coverage, or any number of --input with --out-dir (the
-    pipeline: every system in one process, one pair of files per system).
-    """
-    from mwzrepro.core.io import read_table
-
-    log = setup_logging(log_file)
-    if out_dir is not None and out is None and coverage is None:
-        targets = [(p, out_dir / f"{p.stem}.parquet", out_dir / f"{p.stem}.coverage.parquet")
-                   for p in inputs]
-    elif out_dir is None and out is not None and coverage is not None and len(inputs) == 1:
-        targets = [(inputs[0], out, coverage)]
-    else:
-        raise click.UsageError("give one --input with --out and --coverage, or --out-dir")
-    if registry is not None:
-        verify_raw(registry, list(inputs))
-    from mwzrepro.prepare.predictions import expected_turns
-
-    expected = expected_turns(read_table(turns, "turns"))
-    for input_file, out_file, coverage_file in targets:
-        _prediction_tables(input_file, expected, out_file, coverage_file, log)
-
-
-def _prediction_tables(input_file: Path, expected: dict[str, int], out: Path, coverage: Path,
-                       log) -> None:
-    """Parse one prediction file and write its predictions and coverage tables."""
-    from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import write_table
-    from mwzrepro.prepare.predictions import parse_predictions
-
-    try:
-        data = json.loads(input_file.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{input_file}: not valid JSON: {exc}") from None
-    unknown: Counter[str] = Counter()
-    preds, cov = parse_predictions(data, expected, str(input_file.name),
-                                   unknown_placeholders=unknown)
-    meta = {"input": input_file.name, "unknown_placeholders": dict(sorted(unknown.items()))}
-    # Rows are stored sorted; the file's dialogue order (MSTTR depends on it, spec §12.2) is
-    # kept in the metadata.
-    order = list(dict.fromkeys(preds["dialogue_id"]))
-    write_table(preds, out, "predictions", {**meta, "dialogue_order": order})
-    write_table(cov, coverage, "coverage", meta)
-    covered = int((cov["predicted_turns"] > 0).sum())
-    log.info("predictions %s: %d turns, %d/%d dialogues, unknown placeholders %s",
-             input_file.name, len(preds), covered, len(cov), dict(unknown))
-
-
 @click.command("add-system")
 @click.argument("prediction_file", type=IN_FILE)
 @click.option("--name", required=True, help="System name (lowercase, e.g. mysystem).")
@@ -241,4 +177,4 @@ def add_system(prediction_file: Path, name: str, registry: Path) -> None:
     click.echo(f"registered {sid} ({rel}); now add '{name}' to `systems` in params.yaml")
 
 
-COMMANDS = [download, ingest, redelex, predictions, add_system]
+COMMANDS = [download, ingest, redelex, add_system]

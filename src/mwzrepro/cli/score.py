@@ -47,9 +47,12 @@ def resource_options(f):
                           "evaluator's rule (provided if every turn has them, else estimated "
                           "from the states; spec §8)."),
         click_options(InformParams),
-        click.option("--allow-missing-turns", is_flag=True, default=False,
+        click.option("--allow-missing-turns/--no-allow-missing-turns", default=True,
+                     show_default=True,
                      help="Score dialogues with fewer turns than the test set on their prefix "
-                          "(as the reference evaluator does) instead of stopping."),
+                          "(as the reference evaluator does), with a warning and the coverage "
+                          "in the signatures; --no-allow-missing-turns (or --strict) stops "
+                          "instead."),
         click.option("--lexicalized", is_flag=True, default=False,
                      help="Responses are lexicalized (real names, phones, references): "
                           "delexicalize them first against the venue database and the state "
@@ -131,13 +134,14 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     """Score one prediction file (reference evaluator format) against the MultiWOZ test set.
 
     Prints the numbers (stdout) with their signatures and coverage; warnings (partial
-    coverage, empty responses, unknown placeholders) go to stderr. Dialogue ids may be
+    coverage, empty responses, deleted placeholders with counts and, when --placeholders
+    extended would map some of them, the figures with it) go to stderr. Dialogue ids may be
     upper-case and end in .json. Nothing is written when the input is rejected.
     """
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.cache import cache_root
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.scorer.memo import load_result, store_result
     from mwzrepro.scorer.results import with_units
     from mwzrepro.standard.report import format_result, per_dialogue_text
@@ -159,11 +163,12 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
             log.warning("%s", warning)
     else:
         data = read_predictions(predictions_file)
-        check_structure(data, predictions_file.name)
+        read_shape(data, predictions_file.name)       # before any resource is built
         standard = from_options(StandardParams, kw, "standard")
         richness = from_options(RichnessParams, kw, "richness")
         evaluator = make_evaluator(kw, chosen, setting, strict,
                                    state_match_threshold=standard.state_match_threshold,
+                                   placeholders=standard.placeholders,
                                    msttr_window=richness.msttr_window)
         result = evaluator.evaluate(data, name, predictions_file.name,
                                     per_dialogue=per_dialogue is not None)

@@ -95,7 +95,7 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
               help="turn_domains.parquet (ground-truth active domains, optimistic setting).")
 @_db_options
 @click_options(InformParams)
-@click_options(StandardParams)
+@click_options(StandardParams, exclude=("placeholders",))
 @systems_options
 @click.option("--references", type=IN_FILE, default=None,
               help="references.parquet: the reference corpus scored as system 'oracle'.")
@@ -116,7 +116,8 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     """Inform/Success (standard and optimistic) of systems on one version; §13 state metrics
     when a system's own states are used. The system ``oracle`` is the reference corpus
     (--references). Resources and the venue database are loaded once for all systems."""
-    from mwzrepro.core.io import read_table, write_table
+    from mwzrepro.core.io import read_metadata, read_table, write_table
+    from mwzrepro.core.placeholders import stamp_scores
     from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
     from mwzrepro.standard.scoring import (
         ORACLE,
@@ -154,9 +155,12 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
         if job.coverage is not None:
             kwargs["expected"] = expected_from_coverage(read_table(job.coverage, "coverage"))
         result = score_success(job.system, version, resources, db, inform, standard, **kwargs)
-        write_table(result.scores, job.outputs["out"], "scores", result.metadata)
+        vocabulary = (read_metadata(job.predictions).get("placeholders")
+                      if job.predictions is not None else None)
+        scores, meta = stamp_scores(result.scores, result.metadata, vocabulary)
+        write_table(scores, job.outputs["out"], "scores", meta)
         write_table(result.per_dialogue, job.outputs["out_dialogues"], "success_dialogues",
-                    result.metadata)
+                    meta)
         log.info("%s", result.summary)
 
 
@@ -184,6 +188,7 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
     Dialogues are taken in the prediction file's order (kept by the ``predictions`` phase in
     the Parquet metadata; MSTTR depends on it), references in sorted id order."""
     from mwzrepro.core.io import read_metadata, read_table, write_table
+    from mwzrepro.core.placeholders import stamp_scores
     from mwzrepro.standard.scoring import score_richness
 
     log = setup_logging(log_file)
@@ -204,10 +209,12 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
         if jobs[0].predictions is None:
             raise click.UsageError("give --predictions, --predictions-dir or --references")
         runs = [(j.system, read_table(j.predictions, "predictions"), "response_norm", None,
-                 read_metadata(j.predictions).get("dialogue_order"), j.outputs["out"])
-                for j in jobs]
-    for system, table, column, ver, order, path in runs:
-        scores, meta = score_richness(system, table, column, richness.msttr_window, ver, order)
+                 read_metadata(j.predictions), j.outputs["out"]) for j in jobs]
+    for system, table, column, ver, table_meta, path in runs:
+        scores, meta = score_richness(system, table, column, richness.msttr_window, ver,
+                                      (table_meta or {}).get("dialogue_order"))
+        if table_meta:
+            scores, meta = stamp_scores(scores, meta, table_meta.get("placeholders"))
         write_table(scores, path, "scores", meta)
         vals = dict(zip(scores["key"], scores["value"]))
         log.info("richness %s: avg len %.2f, CBE %.2f, %d words, %d trigrams", system,

@@ -33,7 +33,7 @@ from mwzrepro.standard.params import InformParams, StandardParams
               help="references.parquet of the test split (ground-truth responses).")
 @_db_options
 @click_options(InformParams)
-@click_options(StandardParams)
+@click_options(StandardParams, exclude=("placeholders",))
 @click.option("--table", type=PATH, required=True,
               help="Output stem: writes <stem>.md, .csv and .tex.")
 @log_option

@@ -12,7 +12,8 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-__all__ = ["SLOT_MAP", "PLACEHOLDER_RE", "unify_placeholders", "normalize_response"]
+__all__ = ["SLOT_MAP", "PLACEHOLDER_RE", "EXTENDED_PLACEHOLDER_RE", "unify_placeholders",
+           "normalize_response"]
 
 #: Placeholder source name → unified name (spec-standard-evaluation §3.2, complete: 130 source
 #: names, 19 unified names). Bracket contents not listed here are deleted.
@@ -59,6 +60,9 @@ SLOT_MAP: dict[str, str] = {
 #: A placeholder: [word characters or whitespace] plus an optional plural suffix, tried in the
 #: order es, s, -s, -es (§3.1 step 2).
 PLACEHOLDER_RE = re.compile(r"\[([\w\s]+)\](es|s|-s|-es)?")
+#: The same with ``-`` allowed inside the brackets (MultiWOZ 2.2 names; ``extended`` only,
+#: :mod:`mwzrepro.core.placeholders`).
+EXTENDED_PLACEHOLDER_RE = re.compile(r"\[([\w\s-]+)\](es|s|-s|-es)?")
 
 
 @lru_cache(maxsize=1)
@@ -68,31 +72,44 @@ def _moses():
     return MosesTokenizer(lang="en"), MosesDetokenizer(lang="en")
 
 
-def unify_placeholders(text: str, unknown: Counter[str] | None = None) -> str:
+def unify_placeholders(text: str, unknown: Counter[str] | None = None,
+                       placeholders: str = "reference") -> str:
     """§3.1 step 2 on an already lowercased string: ``[name]``/``[name]s`` → ``NAME``.
 
     Bracket contents missing from :data:`SLOT_MAP` are replaced by the empty string and counted
     in ``unknown`` (the reference evaluator prints a warning line per occurrence instead).
+    ``placeholders="extended"`` uses the vocabulary of :mod:`mwzrepro.core.placeholders`.
+
+    >>> unify_placeholders("ref [hotel_ref] .", placeholders="extended")
+    'ref REFERENCE .'
     """
+    lookup, pattern = SLOT_MAP.get, PLACEHOLDER_RE
+    if placeholders != "reference":
+        from mwzrepro.core.placeholders import unified_name
+
+        lookup, pattern = unified_name, EXTENDED_PLACEHOLDER_RE
 
     def repl(m: re.Match[str]) -> str:
-        unified = SLOT_MAP.get(m.group(1))
+        unified = lookup(m.group(1))
         if unified is None:
             if unknown is not None:
                 unknown[m.group(1)] += 1
             return ""
         return unified
 
-    return PLACEHOLDER_RE.sub(repl, text)
+    return pattern.sub(repl, text)
 
 
-def normalize_response(text: str, unknown: Counter[str] | None = None) -> str:
+def normalize_response(text: str, unknown: Counter[str] | None = None,
+                       placeholders: str = "reference") -> str:
     """Normalize one response exactly like the reference evaluator (spec-standard-evaluation
     §3.1): lowercase; unify ``[placeholder]`` names (§3.2, unknown ones deleted and counted in
     ``unknown``); remove every ``-s`` and then every ``-ly`` substring; Moses tokenize and
     detokenize (sacremoses, English, default options).
 
     Applied identically to generated responses and to delexicalized references.
+    ``placeholders``: the placeholder vocabulary, ``reference`` (§3.2) or ``extended``
+    (:mod:`mwzrepro.core.placeholders`).
 
     >>> normalize_response("there are [value_choice] restaurant -s that meet your criteria .")
     'there are COUNT restaurant that meet your criteria.'
@@ -104,18 +121,19 @@ def normalize_response(text: str, unknown: Counter[str] | None = None) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"response must be a string, got {type(text).__name__}")
-    normalized, deleted = _normalize_cached(text)
+    normalized, deleted = _normalize_cached(text, placeholders)
     if unknown is not None:
         unknown.update(deleted)
     return normalized
 
 
 @lru_cache(maxsize=1 << 16)
-def _normalize_cached(text: str) -> tuple[str, tuple[str, ...]]:
+def _normalize_cached(text: str, placeholders: str = "reference"
+                      ) -> tuple[str, tuple[str, ...]]:
     """:func:`normalize_response` without the counter; responses repeat a lot within and
     across systems, and the Moses round trip dominates the cost."""
     deleted: Counter[str] = Counter()
-    out = unify_placeholders(text.lower(), deleted)
+    out = unify_placeholders(text.lower(), deleted, placeholders)
     out = out.replace("-s", "").replace("-ly", "")
     tok, detok = _moses()
     return detok.detokenize(tok.tokenize(out)), tuple(deleted.elements())

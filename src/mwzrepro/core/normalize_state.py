@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.errors import InputError
 
 __all__ = [
@@ -307,13 +308,18 @@ def normalize_value(slot: str, value: str) -> str:
     ``day``, ``bookday``, ``booktime``, ...) unchanged (not even stripped or lowercased).
 
     Non-string values pass through unchanged in the slots whose rule only compares
-    (type, parking, internet, the rest), as in the reference evaluator.
+    (type, parking, internet, the rest), as in the reference evaluator. A tuple of
+    alternatives (:mod:`mwzrepro.core.alternatives`) is normalized element by element,
+    duplicates collapsed (one left: that value).
 
     Raises:
         InputError: a non-string value in a name, food or time slot, or a time the reference
             cannot parse (see :func:`normalize_time`); the message names slot and value, the
             caller adds file, dialogue and turn.
     """
+    if isinstance(value, tuple):  # alternatives (mwzrepro.core.alternatives)
+        out = tuple(dict.fromkeys(normalize_value(slot, v) for v in value))
+        return out[0] if len(out) == 1 else out
     if slot in NAME_SLOTS:
         return normalize_name(_require_str(slot, value))
     if slot == "type":
@@ -337,9 +343,12 @@ def normalize_state(state: dict) -> dict:
     (``leaveAt`` and ``leave at``), the later value wins and the key keeps the position of the
     first (Python dict assignment, as in the reference).
 
+    List values are alternatives (:mod:`mwzrepro.core.alternatives`: ``[]`` drops the slot,
+    ``[v]`` is ``v``, longer lists become tuples).
+
     Raises:
-        InputError: a domain entry is not a mapping, or :func:`normalize_value` fails; the
-            message names domain and slot.
+        InputError: a domain entry is not a mapping, a value is an object or a list of
+            non-strings, or :func:`normalize_value` fails; the message names domain and slot.
     """
     out: dict = {}
     for domain, slots in state.items():
@@ -351,6 +360,9 @@ def normalize_state(state: dict) -> dict:
         for slot, value in slots.items():
             name = normalize_slot_name(slot)
             try:
+                value = read_value(value, slot)
+                if value is ABSENT:
+                    continue
                 new_slots[name] = normalize_value(name, value)
             except InputError as err:
                 raise InputError(f"domain {domain!r}, slot {slot!r}: {err}") from None

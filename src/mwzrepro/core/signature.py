@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from mwzrepro import __version__
 from mwzrepro.core.errors import InputError, MwzreproError
 
-__all__ = ["Signature", "SignatureMismatch", "check_compatible", "NORMALIZATION_VERSION"]
+__all__ = ["Signature", "SignatureMismatch", "check_compatible", "add_fields",
+           "NORMALIZATION_VERSION"]
 
 #: Version of the response/state normalization rules (spec-standard-evaluation §3–4 as of the
 #: reference evaluator's 2022-06-10 behaviour). Bump it whenever a rule changes.
@@ -128,3 +129,21 @@ def check_compatible(signatures: Iterable[str | Signature], vary: Iterable[str] 
                 f"{where + ': ' if where else ''}cannot put numbers with different settings "
                 f"in one column: {first.format()} vs {s.format()}"
             )
+
+
+def add_fields(text: str, fields: Mapping[str, object]) -> str:
+    """A formatted signature with ``fields`` added after its own fields, before ``cov`` (the
+    coverage stays next to the version): settings recorded outside the function that made
+    the signature (``ph:ext``, ``alt:any``).
+
+    >>> add_fields("BLEU|ver:mwz21|cov:x|v:0.1.0", {"ph": "ext"})
+    'BLEU|ver:mwz21|ph:ext|cov:x|v:0.1.0'
+    >>> add_fields("BLEU|ver:mwz21|v:0.1.0", {})
+    'BLEU|ver:mwz21|v:0.1.0'
+    """
+    if not fields:
+        return text
+    sig = Signature.parse(text)
+    head = {k: v for k, v in sig.fields.items() if k != "cov"}
+    tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
+    return Signature(sig.metric, {**head, **fields, **tail}, sig.version).format()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mwzrepro.core import ids
+from mwzrepro.core.alternatives import ABSENT, joined, read_value
 from mwzrepro.core.errors import InputError
 
 __all__ = [
@@ -213,7 +214,7 @@ def make_state(
     for domain, slot, value in triples:
         here = f"{where + ': ' if where else ''}slot {domain}-{slot}"
         pair = canonical_slot(domain, slot)
-        v = canonical_value(value, here)
+        v = _canonical_alternatives(value, here)
         if pair is None:
             if dropped is None:
                 raise DSTError(f"{here} is not one of the 30 MultiWOZ 2.1 domain-slot pairs")
@@ -227,6 +228,25 @@ def make_state(
             raise DSTError(f"{here}: two values for {pair[0]}-{pair[1]}: {old!r} and {v!r}")
         state[pair] = v
     return state
+
+
+def _canonical_alternatives(value: Any, here: str) -> str | None:
+    """:func:`canonical_value`, with a list value read as alternatives
+    (:mod:`mwzrepro.core.alternatives`): ``[]`` absent, ``[v]`` as ``v``, several as
+    ``'v1 | v2'`` (never equal to a gold value)."""
+    if not isinstance(value, list):
+        return canonical_value(value, here)
+    try:
+        value = read_value(value, "")
+    except InputError as err:
+        raise DSTError(f"{here}: {str(err).split(': ', 1)[1]}") from None
+    if value is ABSENT:
+        return None
+    if not isinstance(value, tuple):
+        return canonical_value(value, here)
+    alternatives = [canonical_value(v, here) for v in value]
+    kept = list(dict.fromkeys(a for a in alternatives if a is not None))
+    return None if not kept else kept[0] if len(kept) == 1 else joined(tuple(kept))
 
 
 def canonical_dialogue_id(did: str) -> str:

@@ -40,6 +40,7 @@ def parse_predictions(
     source: str = "<predictions>",
     allow_missing_turns: bool = True,
     unknown_placeholders: Counter[str] | None = None,
+    placeholders: str = "reference",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Validate and normalize one prediction file.
 
@@ -49,6 +50,8 @@ def parse_predictions(
         source: file name for error messages.
         allow_missing_turns: accept dialogues with fewer turns than the test set (reported).
         unknown_placeholders: receives counts of placeholder names normalization deleted.
+        placeholders: placeholder vocabulary of the normalization (``reference``, §3.2, or
+            ``extended``, :mod:`mwzrepro.core.placeholders`).
 
     Returns:
         ``(predictions, coverage)``: a ``predictions`` table (response, response_norm per
@@ -93,7 +96,8 @@ def parse_predictions(
                 f"{where}: {len(turns)} turns, but the test set has {expected[did]} system turns"
             )
         for i, turn in enumerate(turns):
-            rows.append(_parse_turn(did, i, turn, f"{where}, turn {i}", unknown_placeholders))
+            rows.append(_parse_turn(did, i, turn, f"{where}, turn {i}", unknown_placeholders,
+                                    placeholders))
     preds = pd.DataFrame(
         rows,
         columns=["dialogue_id", "turn", "response", "response_norm", "state_json",
@@ -110,8 +114,8 @@ def parse_predictions(
     return preds, coverage
 
 
-def _parse_turn(did: str, i: int, turn: Any, where: str,
-                unknown: Counter[str] | None) -> dict[str, Any]:
+def _parse_turn(did: str, i: int, turn: Any, where: str, unknown: Counter[str] | None,
+                placeholders: str = "reference") -> dict[str, Any]:
     if not isinstance(turn, dict):
         raise InputError(f"{where}: each turn must be an object with a 'response'")
     response = turn.get("response")
@@ -132,7 +136,7 @@ def _parse_turn(did: str, i: int, turn: Any, where: str,
         "dialogue_id": did,
         "turn": i,
         "response": response,
-        "response_norm": normalize_response(response, unknown),
+        "response_norm": normalize_response(response, unknown, placeholders),
         "state_json": state_json,
         "active_domains": domains,
     }

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.signature import Signature
+from mwzrepro.core.signature import Signature, add_fields
 from mwzrepro.scorer.inputs import Coverage
 from mwzrepro.scorer.results import (
     BleuScore,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from mwzrepro.standard.inputs import PreparedDialogues
     from mwzrepro.standard.scoring import EvalResources
 
-__all__ = ["public_signature", "bleu_block", "success_block", "richness_block",
+__all__ = ["public_signature", "with_signature_fields", "bleu_block", "success_block", "richness_block",
            "state_match_block", "score_states", "dst_block"]
 
 
@@ -52,6 +52,27 @@ def public_signature(text: str, coverage: Coverage) -> str:
     if cov is None:
         return sig.format()
     return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
+
+
+def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
+    """``block`` (a result dataclass with a ``signature`` and maybe a ``fuzzy_signature``, or
+    ``{setting: block}``) with ``fields`` added to its signatures, before ``cov`` (settings of the scorer that the
+    library's signatures do not know: ``ph:ext``, ``alt:any``). No fields: ``block`` itself.
+
+    >>> b = with_signature_fields(BleuScore(1.0, "mwz21", "BLEU|ver:mwz21|cov:x|v:0.1.0"),
+    ...                           {"ph": "ext"})
+    >>> b.signature
+    'BLEU|ver:mwz21|ph:ext|cov:x|v:0.1.0'
+    """
+    from dataclasses import replace
+
+    if not fields or block is None:
+        return block
+    if isinstance(block, dict):
+        return {k: with_signature_fields(v, fields) for k, v in block.items()}
+    changes = {a: add_fields(getattr(block, a), fields)
+               for a in ("signature", "fuzzy_signature") if getattr(block, a, None)}
+    return replace(block, **changes)
 
 
 def bleu_block(preds: pd.DataFrame, references: pd.DataFrame, version: str, label: str,

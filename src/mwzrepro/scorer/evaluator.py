@@ -13,8 +13,8 @@ Example (needs the data, fetched and cached on first use; see :mod:`mwzrepro.sco
 What differs from the reference evaluator's API: the input is never modified; ids may be
 upper-case or end in ``.json``; unknown ids, extra turns and malformed turns are one-line
 errors (:class:`~mwzrepro.core.errors.InputError`); missing dialogues are scored on the rest
-with a loud warning (an error with ``strict``), and dialogues with fewer turns than the test
-set need ``allow_missing_turns``; results are typed (:mod:`mwzrepro.scorer.results`), in
+and dialogues with fewer turns on their prefix, with a loud warning and the coverage in the
+signatures (an error with ``strict``); results are typed (:mod:`mwzrepro.scorer.results`), in
 percent everywhere — mapping access (``result["success"]``) and ``to_dict(units="mwzeval")``
 give the reference's own object and units; ``dst`` also gives the FGA paper's DST metrics;
 with ``dst`` and no states the DST blocks are None (the reference returns zeros); BLEU is
@@ -32,14 +32,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
+from mwzrepro.core.placeholders import signature_fields
 from mwzrepro.scorer.blocks import (
     bleu_block,
     dst_block,
     richness_block,
     state_match_block,
     success_block,
+    with_signature_fields,
 )
-from mwzrepro.scorer.inputs import Coverage, check_structure, check_turns, coverage_of
+from mwzrepro.scorer.inputs import (
+    ACCEPTED_SHAPES,
+    Coverage,
+    check_turns,
+    coverage_of,
+    read_shape,
+)
+from mwzrepro.scorer.placeholder_pass import extended_pass
 from mwzrepro.scorer.results import EvaluationResult
 
 if TYPE_CHECKING:
@@ -60,15 +70,25 @@ SETTINGS = ("standard", "optimistic", "both")
 _ANONYMOUS = "system"
 
 
+def _has_alternatives(preds: pd.DataFrame) -> bool:
+    """Whether a ``predictions`` table has a list-valued slot (:mod:`mwzrepro.core.
+    alternatives`; its signature field)."""
+    return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
+               for sj in preds["state_json"].tolist())
+
+
 def read_predictions(path: str | Path) -> Any:
     """Parse a prediction file (JSON).
 
     Raises:
-        InputError: unreadable, not UTF-8 or not JSON (one line naming the file).
+        InputError: unreadable, not UTF-8, not JSON, or nested too deeply for the parser
+            (``[[[[...]]]]``; one line naming the file).
     """
     p = Path(path)
     try:
         return json.loads(p.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise InputError(f"{p.name}: JSON nested too deeply to be a prediction file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
@@ -94,9 +114,15 @@ class Evaluator:
             ``standard``).
         msttr_window: MSTTR window of the richness metrics (block ``richness``).
         dst_params: settings of the FGA-paper metrics (block ``dst``; default: its defaults).
+        placeholders: placeholder vocabulary of the response normalization (block
+            ``standard``): ``reference`` (§3.2) or ``extended``
+            (:mod:`mwzrepro.core.placeholders`; signature field ``ph:ext``). Under
+            ``reference``, placeholders only ``extended`` maps give a second pass
+            (:mod:`mwzrepro.scorer.placeholder_pass`, ``result.placeholders_extended``).
         allow_missing_turns: score dialogues with fewer turns than the test set on their
-            prefix (else an error).
-        strict: anything below full coverage is an error.
+            prefix, with a loud warning and the coverage in the signatures, as the reference
+            evaluator scores them (default); False makes them an error.
+        strict: anything below full coverage (missing dialogues or turns) is an error.
         lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized`;
             signatures gain ``lex:<version>-<pred|gold>``).
         cache_dir, mirror, registry: where resources are cached and fetched from
@@ -121,9 +147,10 @@ class Evaluator:
                  domain_source: str = "auto", matching: str = "reference",
                  fuzzy_threshold: float = 90, state_match_threshold: float = 95,
                  msttr_window: int = 50, dst_params: DSTParams | None = None,
-                 allow_missing_turns: bool = False, strict: bool = False,
-                 lexicalized: bool = False, cache_dir: str | Path | None = None,
-                 mirror: str | Path | None = None,
+                 placeholders: str = "reference",
+                 allow_missing_turns: bool = True, strict: bool = False,
+                 lexicalized: bool = False,
+                 cache_dir: str | Path | None = None, mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
         from mwzrepro.core.params import validate_block
         from mwzrepro.scorer.resources import load_resources
@@ -143,8 +170,8 @@ class Evaluator:
                                                     "fuzzy_threshold": fuzzy_threshold},
                                      "inform")
         self.standard = validate_block(StandardParams,
-                                       {"state_match_threshold": state_match_threshold},
-                                       "standard")
+                                       {"state_match_threshold": state_match_threshold,
+                                        "placeholders": placeholders}, "standard")
         self.richness_params = validate_block(RichnessParams, {"msttr_window": msttr_window},
                                               "richness")
         self._dst_params = dst_params
@@ -239,10 +266,21 @@ class Evaluator:
     def _prepare(self, data: Mapping[str, Any], source: str
                  ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
         """Validate, normalize and prepare the scorer input; never modifies ``data``."""
+        try:
+            return self._prepare_checked(data, source)
+        except RecursionError:
+            raise InputError(f"{source}: nested too deeply to be a prediction file; "
+                             f"{ACCEPTED_SHAPES}") from None
+
+    def _prepare_checked(self, data: Mapping[str, Any], source: str
+                         ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
         from mwzrepro.prepare.predictions import parse_predictions
         from mwzrepro.standard.inputs import prepare_predictions
 
-        check_structure(data, source)
+        data, shape = read_shape(data, source)
+        if shape == "legacy":
+            log.info("%s: legacy generation file {\"ID.json\": [\"response\", ...]}: %d "
+                     "dialogue(s) read as responses without states", source, len(data))
         expected = self.resources.expected
         truncated = check_turns(data, expected, source, self.allow_missing_turns)
         if self.lexicalized:
@@ -251,13 +289,16 @@ class Evaluator:
             data, self.lex_source = delexicalize_predictions(data, self.resources)
         unknown: Counter[str] = Counter()
         preds, _ = parse_predictions(dict(data), expected, source, allow_missing_turns=True,
-                                     unknown_placeholders=unknown)
+                                     unknown_placeholders=unknown,
+                                     placeholders=self.standard.placeholders)
         counts = preds.groupby("dialogue_id", sort=False).size().to_dict()
         coverage = coverage_of(counts, preds["response"].tolist(), expected,
                                [d for d in truncated if d in counts])
         if self.strict and not coverage.complete:
-            raise InputError(f"{source}: coverage is {coverage.signature_value()} and --strict "
-                             "(strict=True) requires every test dialogue and turn")
+            short = (f" (fewer turns: {', '.join(coverage.truncated_dialogues[:10])})"
+                     if coverage.truncated_dialogues else "")
+            raise InputError(f"{source}: coverage is {coverage.signature_value()}{short} and "
+                             "--strict (strict=True) requires every test dialogue and turn")
         order = list(counts)
         ev = self.resources.eval
         prep = prepare_predictions(preds, ev.gold, self.domain_source, ev.turn_domains, order,
@@ -299,6 +340,18 @@ class Evaluator:
                                                   self.standard.state_match_threshold, cov)
                 blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
                                               self._dst_params, cov)
+        norm = signature_fields(self.standard.placeholders)
+        states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
+        for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
+                             ("dst", states), ("dst_fga", states)):
+            if name in blocks:
+                blocks[name] = with_signature_fields(blocks[name], fields)
+        extended = None
+        if self.standard.placeholders == "reference" and (self.metrics["bleu"]
+                                                          or self.metrics["success"]):
+            extended = extended_pass(self, preds, prep, label, coverage)
+            if extended is not None:
+                warnings.append(extended.line(source))
         if self.lexicalized:
             from mwzrepro.scorer.lexicalized import lex_value, lex_warnings, with_lex_signatures
 
@@ -310,7 +363,9 @@ class Evaluator:
             log.warning("%s", w)
         return EvaluationResult(system or "", self.version, source, coverage,
                                 warnings=tuple(warnings),
-                                unknown_placeholders=dict(sorted(unknown.items())), **blocks)
+                                unknown_placeholders=dict(sorted(unknown.items())),
+                                placeholders=self.standard.placeholders,
+                                placeholders_extended=extended, **blocks)
 
     def _database(self):
         return self.resources.database(self.inform.matching, self.inform.fuzzy_threshold)

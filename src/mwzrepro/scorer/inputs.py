@@ -1,17 +1,19 @@
 """Checks of a prediction file before scoring, and what it covers (spec-standard-evaluation
 §2): one-line errors for degenerate input, loud warnings for partial coverage and empty
-responses.
+responses, and the legacy shape ``{"SNG0073.json": ["response", ...]}`` (:func:`read_shape`;
+an addendum to §2.1: read as the reference format without states, logged as such).
 
 Errors (:class:`~mwzrepro.core.errors.InputError`, the message names the file and, where
 known, the dialogues):
 
 * the top level is not an object, or has no dialogue, or no turn at all;
-* a dialogue's value is not a list;
+* a dialogue's value is not a list; turns that mix legacy strings and objects (these
+  messages end with the accepted shapes, :data:`ACCEPTED_SHAPES`);
 * dialogue ids that are not test dialogues (after lowercasing and dropping ``.json``);
 * dialogues with **more** turns than the test set (the reference evaluator crashes on them):
   their own message — no option makes them scorable;
-* dialogues with fewer turns than the test set, unless ``allow_missing_turns`` (then they are
-  scored on their prefix, as the reference evaluator does, and reported);
+* dialogues with fewer turns than the test set when ``allow_missing_turns`` is off (by
+  default they are scored on their prefix, as the reference evaluator does, and reported);
 * with ``strict``, anything below full coverage.
 
 Field types of every turn are checked by :func:`mwzrepro.prepare.predictions.parse_predictions`.
@@ -23,7 +25,7 @@ mwzrepro.core.errors.InputError: mine.json: no dialogues (the object is empty)
 >>> check_structure([], "mine.json")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mwzrepro.core.errors.InputError: mine.json: top level must be an object ..., got a list
+mwzrepro.core.errors.InputError: mine.json: top level must be an object ..., got a list; accepted shapes: ...
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from typing import Any
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 
-__all__ = ["Coverage", "check_structure", "check_turns", "coverage_of"]
+__all__ = ["ACCEPTED_SHAPES", "Coverage", "check_structure", "read_shape", "check_turns",
+           "coverage_of"]
 
 _LIST_MAX = 10
 
@@ -45,24 +48,59 @@ def _listing(items: list[str]) -> str:
     return ", ".join(items[:_LIST_MAX]) + more
 
 
+#: The shapes a prediction file may have (the end of every shape error).
+ACCEPTED_SHAPES = ('accepted shapes: {"<dialogue id>": [{"response": "...", "state": {...} '
+                   '(optional), "active_domains": [...] (optional)}, ...]} (the reference '
+                   'evaluator\'s) or {"<ID>.json": ["response", ...]} (legacy generation '
+                   'files)')
+
+
 def check_structure(data: Any, source: str) -> None:
     """Reject input that cannot be a prediction file, before any resource is loaded.
 
     Raises:
         InputError: not an object; no dialogue; a dialogue that is not a list of turns; no
-            turn at all.
+            turn at all (the shape errors end with :data:`ACCEPTED_SHAPES`).
     """
     if not isinstance(data, Mapping):
         raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}, "
-                         f"got {_kind(data)}")
+                         f"got {_kind(data)}; {ACCEPTED_SHAPES}")
     if not data:
         raise InputError(f"{source}: no dialogues (the object is empty)")
     bad = [str(k) for k, v in data.items() if not isinstance(v, list)]
     if bad:
         raise InputError(f"{source}: the value of every dialogue must be a list of turns; "
-                         f"not a list: {_listing(bad)}")
+                         f"not a list: {_listing(bad)}; {ACCEPTED_SHAPES}")
     if not any(data.values()):
         raise InputError(f"{source}: {len(data)} dialogue(s) but no turn at all")
+
+
+def read_shape(data: Any, source: str) -> tuple[Mapping[str, list], str]:
+    """Check the structure (:func:`check_structure`) and recognize the file's shape:
+    ``mwzeval`` (the reference evaluator's, returned as it is) or ``legacy`` — the
+    generation files of the original MultiWOZ baseline and its descendants,
+    ``{"SNG0073.json": ["response", ...]}``, returned as ``{id: [{"response": ...}, ...]}``
+    (no states, no active domains). The input is never modified.
+
+    >>> read_shape({"SNG0073.json": ["hi", "bye"]}, "old.json")
+    ({'SNG0073.json': [{'response': 'hi'}, {'response': 'bye'}]}, 'legacy')
+    >>> read_shape({"sng0073": ["hi", {"response": "bye"}]}, "mixed.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mwzrepro.core.errors.InputError: mixed.json: dialogue sng0073 mixes plain strings ...
+
+    Raises:
+        InputError: as :func:`check_structure`; a dialogue whose turns mix strings and
+            other values (one line naming it, with :data:`ACCEPTED_SHAPES`).
+    """
+    check_structure(data, source)
+    if not any(isinstance(t, str) for v in data.values() for t in v):
+        return data, "mwzeval"
+    mixed = [str(k) for k, v in data.items() if not all(isinstance(t, str) for t in v)]
+    if mixed:
+        raise InputError(f"{source}: dialogue {mixed[0]} mixes plain strings (legacy "
+                         f"responses) and other turns; {ACCEPTED_SHAPES}")
+    return {k: [{"response": t} for t in v] for k, v in data.items()}, "legacy"
 
 
 def _kind(value: Any) -> str:

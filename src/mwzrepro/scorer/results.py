@@ -12,7 +12,9 @@ byte for byte, where slot precision and recall are fractions.
 (``{reference set: score}``), ``success`` (``{"inform": {domain: rate, ..., "total": rate},
 "success": {...}}``), ``richness``, ``dst`` — plus this package's additions: ``dst_fga``,
 ``success_optimistic`` (only with ``setting="both"``), ``system``, ``version``, ``input``,
-``units``, ``coverage``, ``sources``, ``signatures``, ``warnings``, ``unknown_placeholders``.
+``units``, ``coverage``, ``sources``, ``signatures``, ``warnings``, ``unknown_placeholders``,
+``placeholders`` (the vocabulary) and ``placeholders_extended`` (figures under ``extended``
+when a ``reference`` run meets placeholders only ``extended`` maps; else None).
 
 Signatures carry no system name (that is the ``system`` field) and record the coverage when
 it is below 100 % (``cov:dialogues=944/1000,turns=6757/7372``).
@@ -175,6 +177,10 @@ class EvaluationResult:
         success: ``{setting: SuccessScores}`` in the requested order (empty if not requested).
         warnings: warnings shown to the user (coverage, empty responses, skipped metrics).
         unknown_placeholders: ``{bracket content: count}`` deleted by normalization (§3).
+        placeholders: the placeholder vocabulary (``reference`` or ``extended``).
+        placeholders_extended: under ``reference``, when ``extended`` maps some placeholders
+            of the file, the figures with ``extended``
+            (:class:`mwzrepro.scorer.placeholder_pass.ExtendedFigures`), else None.
         dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
     """
@@ -191,6 +197,8 @@ class EvaluationResult:
     warnings: tuple[str, ...] = ()
     unknown_placeholders: dict[str, int] = field(default_factory=dict)
     dialogues: tuple[dict[str, Any], ...] = ()
+    placeholders: str = "reference"
+    placeholders_extended: Any = None
 
     #: Keys of the reference evaluator's result object (the mapping view below).
     MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
@@ -269,6 +277,9 @@ class EvaluationResult:
             "signatures": self.signatures(),
             "warnings": list(self.warnings),
             "unknown_placeholders": dict(self.unknown_placeholders),
+            "placeholders": self.placeholders,
+            "placeholders_extended": None if self.placeholders_extended is None
+            else self.placeholders_extended.to_dict(),
         })
         return with_units(out, units)
 

@@ -273,7 +273,8 @@ class VenueDatabase:
             try:
                 value = normalize_value(key, raw)
                 if key in TIME_KEYS:
-                    value = time_to_minutes(value)
+                    value = (tuple(map(time_to_minutes, value)) if isinstance(value, tuple)
+                             else time_to_minutes(value))
             except InputError as err:
                 raise InputError(f"{domain} constraint {key!r}: {err}") from None
             query[key] = value
@@ -342,7 +343,13 @@ class VenueDatabase:
         return tuple(index.ids_of(mask))
 
     def _passing(self, index: _DomainIndex, key: str, wanted: Any) -> int:
-        """Mask of the entities passing one constrained key."""
+        """Mask of the entities passing one constrained key (a tuple of alternatives: any of
+        them, :mod:`mwzrepro.core.alternatives`)."""
+        if isinstance(wanted, tuple):
+            mask = 0
+            for alternative in wanted:
+                mask |= self._passing(index, key, alternative)
+            return mask
         mask = index.unknown_mask[key]
         values = index.value_masks[key]
         if key == "arrive":
@@ -367,4 +374,6 @@ class VenueDatabase:
 
 
 def _is_dontcare(raw: Any) -> bool:
+    if isinstance(raw, tuple):  # alternatives: one "don't care" lifts the constraint
+        return any(map(_is_dontcare, raw))
     return isinstance(raw, str) and raw in DONTCARE_VALUES

@@ -3,14 +3,16 @@
 
 * :class:`InformParams` — block ``inform``: the fuzzy matching of venue names, food and train
   places in database queries (spec-standard-evaluation §6–7);
-* :class:`StandardParams` — block ``standard``: the active-domain source per system (§8) and
-  the threshold of the §13 state metrics;
+* :class:`StandardParams` — block ``standard``: the active-domain source per system (§8),
+  the threshold of the §13 state metrics and the placeholder vocabulary of the response
+  normalization (§3.2, :mod:`mwzrepro.core.placeholders`);
 * :class:`RichnessParams` — block ``richness``: the MSTTR window of the lexical-richness
   metrics (§12.2).
 
 The CLI options of ``score-success`` and ``score-richness`` are derived from these models
 (``--matching``, ``--fuzzy-threshold``, ``--domain-sources``, ``--state-match-threshold``,
-``--msttr-window``).
+``--msttr-window``); ``--placeholders`` is an option of ``predictions`` (where responses are
+normalized) and of ``score``.
 
 >>> StandardParams().domain_source("soloist"), StandardParams().domain_source("augpt")
 ('slot-names', 'auto')
@@ -69,6 +71,12 @@ class StandardParams(ParamsModel):
         description="State metrics of the reference evaluator (spec §13): a predicted value "
         "matches the gold value when partial_ratio (matching mode of inform.matching) is "
         "greater than this.")
+    placeholders: Literal["reference", "extended"] = Field(
+        "reference",
+        description="Placeholder vocabulary of the response normalization: reference = the "
+        "spec's table (§3.2; unknown placeholders deleted; leaderboard parity); extended = "
+        "also [domain_slot] for every domain and slot, MultiWOZ 2.2 slot names and "
+        "[value_slot], case-insensitive (mwzrepro.core.placeholders; signature field ph:ext).")
 
     @field_validator("domain_sources")
     @classmethod

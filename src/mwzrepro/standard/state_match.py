@@ -35,8 +35,11 @@ def flatten_state(state: State) -> dict[tuple[str, str], Any]:
 
 
 def _as_text(value: Any) -> str | None:
-    # fuzzywuzzy: None scores 0; other non-strings are compared as their str()
-    return None if value is None else value if isinstance(value, str) else str(value)
+    # fuzzywuzzy: None scores 0; other non-strings are compared as their str(); several
+    # alternatives (a tuple, mwzrepro.core.alternatives) never match
+    if value is None or isinstance(value, tuple):
+        return None
+    return value if isinstance(value, str) else str(value)
 
 
 def state_match(

@@ -365,8 +365,14 @@ def test_normalize_state_non_string_value():
     assert normalize_state({"hotel": {"stars": 4, "type": None}}) == {
         "hotel": {"stars": 4, "type": None}
     }
-    # ... an error naming domain and slot where it crashes
-    with pytest.raises(InputError, match="'restaurant'.*'name'"):
-        normalize_state({"restaurant": {"name": ["a", "b"]}})
+    # ... lists are alternatives (mwzrepro.core.alternatives; the reference crashes) ...
+    assert normalize_state({"restaurant": {"name": [" A ", "b"], "food": ["Thai", "thai"],
+                                           "area": []}}) == \
+        {"restaurant": {"name": ("a", "b"), "food": "thai"}}
+    # ... an error naming domain and slot for anything else
+    with pytest.raises(InputError, match="'restaurant'.*'name'.*list value must hold strings"):
+        normalize_state({"restaurant": {"name": [["a"], "b"]}})
+    with pytest.raises(InputError, match="'restaurant'.*'area'.*string or a list of strings"):
+        normalize_state({"restaurant": {"area": {"a": 1}}})
     with pytest.raises(InputError, match="'hotel'"):
         normalize_state({"hotel": "cheap"})

@@ -56,8 +56,11 @@ BAD_STRUCTURE = [
 BAD_CONTENT = [
     ({**PREDICTIONS, "pmul9999": [{"response": "hi"}]},
      "mine.json: 1 dialogue id(s) not in the test set: pmul9999"),
-    ({**PREDICTIONS, "sng9001": [{"response": "a"}, "b"]},
+    ({**PREDICTIONS, "sng9001": [{"response": "a"}, 7]},
      "mine.json: dialogue sng9001, turn 1: each turn must be an object with a 'response'"),
+    ({**PREDICTIONS, "sng9001": [{"response": "a"}, "b"]},
+     "mine.json: dialogue sng9001 mixes plain strings (legacy responses) and other turns; "
+     "accepted shapes: "),
     ({**PREDICTIONS, "sng9002": [{"response": 7}]},
      "mine.json: dialogue sng9002, turn 0: 'response' must be a string, got int"),
     ({**PREDICTIONS, "sng9002": [{"response": "x", "state": ["taxi"]}]},
@@ -91,13 +94,16 @@ def test_extra_turns_have_their_own_message(score, tmp_path):
     assert not (tmp_path / "r.json").exists()
 
 
-def test_fewer_turns_suggest_the_option_which_works(score, tmp_path):
+def test_fewer_turns_are_scored_with_a_warning_unless_strict(score, tmp_path):
     pred = write(tmp_path / "short.json", {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]})
-    code, _, err = score(pred)
-    assert code == 1 and "sng9001 (1 turns, expected 2) (use --allow-missing-turns" in err
-    code, out, err = score(pred, "--allow-missing-turns", "--format", "json")
+    code, out, err = score(pred, "--format", "json")
     assert code == 0 and json.loads(out)["coverage"]["truncated_dialogues"] == ["sng9001"]
     assert "PARTIAL COVERAGE" in err and "1 dialogue(s) truncated (e.g. sng9001)" in err
+    code, out, err = score(pred, "--strict", "--out", tmp_path / "r.json")
+    assert code == 1 and "(fewer turns: sng9001) and --strict" in err
+    assert out == "" and not (tmp_path / "r.json").exists()
+    code, _, err = score(pred, "--no-allow-missing-turns")
+    assert code == 1 and "sng9001 (1 turns, expected 2)" in err
 
 
 def test_strict_and_partial_coverage(score, tmp_path):
@@ -187,3 +193,18 @@ def test_explain(mini, monkeypatch, capsys, tmp_path):
     code, _, err = run(monkeypatch, capsys, "explain", pred, "pmul1234", "--mirror",
                        mini["mirror"], "--sources", mini["registry"])
     assert code == 1 and "dialogue pmul1234 is not in the predictions" in err
+
+
+def test_placeholder_dialect_line_and_the_option(score, tmp_path):
+    from tests.unit.scorer.test_evaluator import DIALECT
+
+    pred = write(tmp_path / "dialect.json", DIALECT)
+    code, out, err = score(pred)
+    assert code == 0
+    line = next(x for x in err.splitlines() if "with placeholders=extended:" in x)
+    assert "dialect.json: with placeholders=extended: Inform 100.0, Success 100.0, BLEU " in line
+    code, out, err = score(pred, "--placeholders", "extended", "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["success"]["success"]["total"] == 100.0
+    assert "|ph:ext|" in result["signatures"]["bleu"] and "placeholders=extended:" not in err
+    assert f"BLEU {result['bleu']['mwz21']:.1f}" in line

@@ -101,13 +101,20 @@ def test_signatures_have_no_system_and_record_partial_coverage(mini, caplog):
         evaluator(mini, strict=True).evaluate({"sng9001": PREDICTIONS["sng9001"]})
 
 
-def test_truncated_dialogues_need_the_option(mini):
+def test_truncated_dialogues_are_scored_on_their_prefix_unless_strict(mini, caplog):
+    """Issue 18: the reference evaluator's call scores a shorter dialogue on its prefix, with
+    a loud warning giving the counts and the coverage in every signature."""
     short = {**PREDICTIONS, "sng9001": PREDICTIONS["sng9001"][:1]}
-    with pytest.raises(InputError, match=r"sng9001 \(1 turns, expected 2\).*allow-missing-turns"):
-        evaluator(mini).evaluate(short)
-    r = evaluator(mini, allow_missing_turns=True).evaluate(short)
+    r = evaluator(mini).evaluate(short, source="short.json")
     assert r.coverage.truncated_dialogues == ("sng9001",)
     assert r.coverage.signature_value() == "dialogues=2/2,turns=2/3"
+    assert all("|cov:dialogues=2/2,turns=2/3|" in s for s in r.signatures().values())
+    assert "short.json: PARTIAL COVERAGE: 2 of 2 test dialogues (100.0 %); 2 of 3 turns " \
+           "(66.7 %); 1 dialogue(s) truncated (e.g. sng9001)" in caplog.text
+    with pytest.raises(InputError, match=r"turns=2/3 \(fewer turns: sng9001\) and --strict"):
+        evaluator(mini, strict=True).evaluate(short)
+    with pytest.raises(InputError, match=r"sng9001 \(1 turns, expected 2\)"):
+        evaluator(mini, allow_missing_turns=False).evaluate(short)
 
 
 def test_empty_responses_are_counted_and_warned(mini):
@@ -218,3 +225,49 @@ def test_registry_ships_inside_the_package():
     from mwzrepro.core.sources import load_registry
 
     assert "mwz21-test" in load_registry(path) and "multiwoz-dialog-acts" in load_registry(path)
+
+
+#: The same system in a newer placeholder dialect: a 2.2 slot name, a domain-prefixed form
+#: the reference table lacks, upper case.
+DIALECT = {
+    "sng9001": [
+        {**PREDICTIONS["sng9001"][0], "response": "[Restaurant_Name] is at [restaurant-address] ."},
+        {**PREDICTIONS["sng9001"][1], "response": "the postcode is [restaurant_post_code] , "
+                                                  "booking [restaurant_ref] ."},
+    ],
+    "sng9002": [{**PREDICTIONS["sng9002"][0], "response": "booked , call [TAXI-PHONE] ."}],
+}
+
+
+def test_placeholder_dialect_gets_the_extended_line_equal_to_extended_scoring(mini, caplog):
+    """Issue 18: under the default vocabulary ADDRESS, POST and PHONE are lost (Success 0);
+    the warning line gives the figures of placeholders=extended, which equal a run with it."""
+    ref = evaluator(mini).evaluate(DIALECT, source="dialect.json")
+    assert ref.success["standard"].success["total"] == 0.0
+    assert ref.unknown_placeholders == {"restaurant_post_code": 1, "restaurant_ref": 1}
+    ext = evaluator(mini, placeholders="extended", dst=True).evaluate(DIALECT,
+                                                                  source="dialect.json")
+    assert ext.success["standard"].success["total"] == 100.0
+    assert ext.unknown_placeholders == {}
+    figures = ref.to_dict()["placeholders_extended"]
+    assert figures == {"inform": ext.success["standard"].inform["total"],
+                       "success": 100.0, "bleu": ext.bleu.score, "setting": "standard",
+                       "placeholders": {"restaurant-address": 1, "restaurant_post_code": 1,
+                                        "restaurant_ref": 1, "taxi-phone": 1}}
+    line = (f"dialect.json: with placeholders=extended: Inform 100.0, Success 100.0, "
+            f"BLEU {ext.bleu.score:.1f} (it maps restaurant-address ×1, ")
+    assert line in caplog.text and any(w.startswith(line) for w in ref.warnings)
+    assert "unknown placeholders deleted by normalization (spec §3): {'restaurant_post_code'" \
+        ": 1, 'restaurant_ref': 1}" in caplog.text
+    assert ext.to_dict()["placeholders_extended"] is None          # no second pass
+    # the signature field: only under extended, on the normalization-dependent blocks
+    sig = ext.signatures()
+    assert all("|ph:ext|" in sig[k] for k in ("bleu", "success", "richness"))
+    assert "ph:" not in sig["dst"] and not any("ph:" in s for s in ref.signatures().values())
+    assert ref.to_dict()["placeholders"] == "reference"
+    assert ext.to_dict()["placeholders"] == "extended"
+
+
+def test_no_extended_line_when_extended_changes_nothing(mini, caplog):
+    r = evaluator(mini).evaluate(PREDICTIONS)
+    assert r.placeholders_extended is None and "placeholders=extended" not in caplog.text

@@ -242,16 +242,24 @@ def test_system_forms_cannot_be_mixed(systems, tmp_path):
 
 def test_every_block_leaf_is_an_option():
     """The workflow passes every leaf of the inform, standard and richness blocks
-    (``cli_args``); the commands taking them accept them all."""
+    (``cli_args``); the commands taking them accept them all (standard.placeholders goes to
+    ``predictions``, where responses are normalized, and nowhere else)."""
+    from mwzrepro.cli.predictions import predictions
     from mwzrepro.core.params import cli_args, leaves
     from mwzrepro.standard.params import InformParams, RichnessParams, StandardParams
 
+    def options(command):
+        return {o for p in command.params for o in getattr(p, "opts", [])}
+
     for name, models in (("score-success", (InformParams, StandardParams)),
                          ("score-richness", (RichnessParams,))):
-        opts = {o for p in COMMANDS[name].params for o in getattr(p, "opts", [])}
+        opts = options(COMMANDS[name])
         for model in models:
             wanted = {"--" + "-".join(p).replace("_", "-") for p, _ in leaves(model)}
+            wanted.discard("--placeholders")
             assert wanted <= opts, (name, wanted - opts)
+    assert "--placeholders" not in options(COMMANDS["score-success"])
+    assert "--placeholders" in options(predictions)
     import shlex
 
     assert shlex.split(cli_args(InformParams, {"matching": "reference",
@@ -334,3 +342,50 @@ def test_mismatched_signatures_in_table_assembly_give_one_line(data, systems, tm
     assert err.count("\n") == 1 and err.startswith("mwzrepro: error: ")
     assert "thr:85" in err and "cannot put numbers with different settings" in err
     assert not out.exists()
+
+
+def test_pipeline_placeholders_extended_reach_the_signatures(data, tmp_path):
+    """standard.placeholders in the pipeline: the ``predictions`` phase normalizes with the
+    vocabulary and records it (only when not the default); score-bleu, score-success and
+    score-richness add ``ph:ext`` to their signatures; under ``reference`` nothing changes."""
+    from mwzrepro.cli.predictions import predictions
+
+    base = data / "interim" / "mini" / "test"
+    dialect = {"sng9001": [{**PREDICTIONS["sng9001"][0]},
+                           {**PREDICTIONS["sng9001"][1],
+                            "response": "the postcode is [restaurant-postcode] ."}],
+               "sng9002": PREDICTIONS["sng9002"]}
+    src = write_predictions(tmp_path / "mine.json", dialect)
+    out = {}
+    for vocabulary in ("reference", "extended"):
+        d = tmp_path / vocabulary
+        r = CliRunner().invoke(predictions, ["--input", str(src), "--turns",
+                                             str(base / "turns.parquet"), "--out-dir", str(d),
+                                             "--placeholders", vocabulary])
+        assert r.exit_code == 0, r.output
+        p, c = d / "mine.parquet", d / "mine.coverage.parquet"
+        res = [a for t in ("eval-goals", "booked-domains", "gold-states", "turn-domains")
+               for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+        for args in (("score-success", "--predictions", p, "--coverage", c, "--system", "mine",
+                      "--version", "mini", *res, *DB_ARGS, "--out", d / "success.parquet",
+                      "--out-dialogues", d / "dialogues.parquet"),
+                     ("score-bleu", "--predictions", p, "--coverage", c, "--references",
+                      base / "references.parquet", "--system", "mine", "--version", "mini",
+                      "--out", d / "bleu.parquet"),
+                     ("score-richness", "--predictions", p, "--system", "mine", "--out",
+                      d / "richness.parquet")):
+            r = invoke(*args)
+            assert r.exit_code == 0, r.output
+        out[vocabulary] = {n: read_table(d / f"{n}.parquet", "scores")
+                           for n in ("success", "bleu", "richness")}
+        out[vocabulary]["meta"] = read_metadata(p)
+    assert "placeholders" not in out["reference"]["meta"]
+    assert out["extended"]["meta"]["placeholders"] == "extended"
+    for n in ("success", "bleu", "richness"):
+        assert not any("ph:" in s for s in out["reference"][n]["signature"])
+        assert all("|ph:ext|" in s for s in out["extended"][n]["signature"])
+    success = {v: out[v]["success"].query("metric == 'success' and key == 'total' and "
+                                          "setting == 'standard'")["value"].item()
+               for v in out}
+    # the restaurant POST is given only under extended (the taxi goal succeeds under both)
+    assert success == {"reference": 50.0, "extended": 100.0}

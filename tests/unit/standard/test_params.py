@@ -41,6 +41,7 @@ def test_domain_sources_per_system():
      "standard.domain_sources"),
     (StandardParams, "standard", {"state_match_threshold": "high"},
      "standard.state_match_threshold"),
+    (StandardParams, "standard", {"placeholders": "ext"}, "standard.placeholders"),
     (RichnessParams, "richness", {"msttr_window": 0}, "richness.msttr_window"),
 ])
 def test_bad_values_name_the_key(model, block, data, key):
@@ -56,6 +57,7 @@ def test_workflow_option_strings():
     assert shlex.split(cli_args(StandardParams, PARAMS["standard"], "standard",
                                 template=True)) == [
         "--domain-sources", "${standard.domain_sources}",
+        "--placeholders", "${standard.placeholders}",
         "--state-match-threshold", "${standard.state_match_threshold}"]
     assert shlex.split(cli_args(RichnessParams, {"msttr_window": 50})) == [
         "--msttr-window", "50"]
