@@ -196,11 +196,25 @@ def bias_table(counts: pd.DataFrame) -> pd.DataFrame:
 
 def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     """Spearman's ρ of two equally long sequences (average ranks for ties); NaN pairs are
-    dropped; NaN when fewer than 2 pairs remain."""
+    dropped; NaN when fewer than 2 pairs remain or when either side is constant.
+
+    Pearson's r of the ranks is summed with :func:`math.fsum` (exactly rounded), not with
+    ``numpy.corrcoef``, whose BLAS dot products round differently on different processors:
+    the same table gives the same ρ, bit for bit, on every machine.
+
+    >>> spearman([1, 2, 3, 4], [10, 30, 20, 40])
+    0.8
+    """
     df = pd.DataFrame({"a": list(a), "b": list(b)}).dropna()
     if len(df) < 2:
         return float("nan")
-    return float(df["a"].rank().corr(df["b"].rank()))
+    ra, rb = df["a"].rank().tolist(), df["b"].rank().tolist()
+    ma, mb = math.fsum(ra) / len(ra), math.fsum(rb) / len(rb)
+    da, db = [x - ma for x in ra], [y - mb for y in rb]
+    den = math.sqrt(math.fsum(x * x for x in da) * math.fsum(y * y for y in db))
+    if den == 0:
+        return float("nan")
+    return math.fsum(x * y for x, y in zip(da, db)) / den
 
 
 def table2_comparison(table: pd.DataFrame) -> dict[str, float]:
