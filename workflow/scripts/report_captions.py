@@ -67,17 +67,43 @@ def _undefined(render) -> str:
     return ""
 
 
+def _item_caption(job, caption, env, categories, files) -> str:
+    """HTML of the caption of one report item of ``job``, by Snakemake's own
+    ``FileRecord.render`` (which needs only these attributes of the record)."""
+    from snakemake.report import FileRecord
+
+    record = types.SimpleNamespace(job=job, raw_caption=caption, raw_wildcards=job.wildcards,
+                                   workflow=job.rule.workflow, caption="")
+    FileRecord.render(record, env, RST_LINKS, categories, files)
+    return record.caption
+
+
+def _description(text, config, env, categories, files) -> str:
+    """HTML of the global workflow description, rendered as ``auto_report`` renders it."""
+    from docutils.core import publish_parts
+
+    rst = env.from_string(text + RST_LINKS).render(
+        snakemake=types.SimpleNamespace(config=config), categories=categories, files=files)
+    return publish_parts(rst, writer_name="html")["html_body"]
+
+
 def render_captions(workdir: Path, targets: list[str] | tuple[str, ...] = ()) -> list[dict]:
     """Every report caption of the ``--forceall`` DAG of ``targets`` (default target if empty)
     in ``workdir``, rendered (module docstring for the fields), sorted by report item."""
-    from docutils.core import publish_parts
     from jinja2 import Environment, StrictUndefined
     from snakemake.io import is_flagged
-    from snakemake.report import Category, FileRecord
+    from snakemake.report import Category
 
-    envs = {"lenient": Environment(trim_blocks=True, lstrip_blocks=True),
-            "strict": Environment(trim_blocks=True, lstrip_blocks=True,
-                                  undefined=StrictUndefined)}
+    lenient = Environment(trim_blocks=True, lstrip_blocks=True)
+    strict = Environment(trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined)
+
+    def entry(source, output: str, render) -> dict:
+        html, warnings = _captured(lambda: render(lenient))
+        return {"caption": os.path.relpath(source.get_path_or_uri(secret_free=True), workdir),
+                "output": output, "html": html, "warnings": warnings,
+                "undefined": _undefined(lambda: render(strict))}
+
+    out = []
     with load_dag(workdir, targets) as (workflow, dag):
         items = [(job, f, f.flags["report"]) for job in dag.jobs for f in job.output
                  if is_flagged(f, "report")]
@@ -87,38 +113,14 @@ def render_captions(workdir: Path, targets: list[str] | tuple[str, ...] = ()) ->
                 Category(obj.subcategory), [])
         files = [types.SimpleNamespace(target=os.path.basename(f), path=Path(f))
                  for _, f, _ in items]
-        out = []
         for job, f, obj in items:
-            if obj.caption is None:
-                continue
-            record = {}
-            for kind, env in envs.items():
-                fake = types.SimpleNamespace(job=job, raw_caption=obj.caption,
-                                             raw_wildcards=job.wildcards,
-                                             workflow=job.rule.workflow, caption="")
-                render = lambda fake=fake, env=env: FileRecord.render(  # noqa: E731
-                    fake, env, RST_LINKS, categories, files) or fake.caption
-                record[kind] = render
-            html, warnings = _captured(record["lenient"])
-            out.append({"caption": os.path.relpath(obj.caption.get_path_or_uri(secret_free=True), workdir),
-                        "output": str(f), "html": html, "warnings": warnings,
-                        "undefined": _undefined(record["strict"])})
+            if obj.caption is not None:
+                out.append(entry(obj.caption, str(f), lambda env, job=job, c=obj.caption:
+                                 _item_caption(job, c, env, categories, files)))
         if workflow.report_text:
-            text = workflow.sourcecache.open(workflow.report_text).read() + RST_LINKS
-            snakemake = types.SimpleNamespace(config=workflow.config)
-
-            def description(env):
-                return lambda: publish_parts(
-                    env.from_string(text).render(snakemake=snakemake, categories=categories,
-                                                 files=files),
-                    writer_name="html")["html_body"]
-
-            html, warnings = _captured(description(envs["lenient"]))
-            out.append({"caption": os.path.relpath(workflow.report_text.get_path_or_uri(secret_free=True),
-                                                   workdir),
-                        "output": "(workflow description)", "html": html,
-                        "warnings": warnings, "undefined": _undefined(description(
-                            envs["strict"]))})
+            text = workflow.sourcecache.open(workflow.report_text).read()
+            out.append(entry(workflow.report_text, "(workflow description)", lambda env:
+                             _description(text, workflow.config, env, categories, files)))
     return sorted(out, key=lambda r: r["output"])
 
 
