@@ -115,7 +115,7 @@ def test_entities_and_keys(db):
     assert len(set(db.ids("train"))) == 2462  # train ids repeat across days and routes
 
 
-def test_worked_example_sng0805(db):
+def test_worked_example_sng0580(db):
     # §9.4: the state (chinese, cheap, centre) yields 3 entries, the goal (cheap chinese) 4
     offered = db.query("restaurant", {"food": "chinese", "pricerange": "cheap", "area": "centre"})
     goal = db.query("restaurant", {"food": "chinese", "pricerange": "cheap"})

@@ -2,10 +2,13 @@
 each delexicalization style, BLEU of the 13 systems, and the Table 2 turn of each style
 (spec-paper-tables §1-§2).
 
-Acceptance (issue 12): the HDSA row equals the paper after rounding to one decimal; the DAMD,
-AuGPT and UniConv rows have at least 11 of 13 systems within 0.3 BLEU. DAMD and UniConv need
-their word-pair files (mapping.pair), which the mirror may not hold: with them the rows are
-pinned and checked; without them the (worse) values are pinned too, so a change shows.
+Acceptance (issues 12 and 20): the HDSA row equals the paper after rounding to one decimal; the
+DAMD, AuGPT and UniConv rows have all 13 systems within 0.3 BLEU. DAMD and UniConv apply their
+word-pair files (mapping.pair, default sources in the mirror): their rows are built by the
+pipeline's own command (``mwzrepro redelex-style``) with ``--word-pairs`` (the default,
+``bleu_styles.word_pairs: true``: 13/13, signature ``pairs:yes``) and without it (the
+``word_pairs: false`` variant: 4/13 and 6/13, ``pairs:no``); both sets of values are pinned,
+so a change shows.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
 from mwzrepro.bleu.styles import score_styles
+from mwzrepro.cli.paper import redelex_style
+from mwzrepro.core.io import read_metadata, read_table
 from mwzrepro.paper.published import read_published
-from mwzrepro.prepare.delex import augpt, damd, hdsa, uniconv
+from mwzrepro.prepare.delex import augpt, hdsa
 from mwzrepro.prepare.delex.convlab_db import ConvlabDatabase
-from mwzrepro.prepare.delex.damd_values import value_dictionaries
-from mwzrepro.prepare.delex.word_pairs import read_word_pairs
 from mwzrepro.prepare.ingest.convlab import load_convlab
 from mwzrepro.prepare.predictions import expected_turns, parse_predictions
 from tests.conftest import mirror_file
@@ -68,11 +73,6 @@ def predictions(mirror, mwz21_test):
 
 
 @pytest.fixture(scope="module")
-def multiwoz_dbs(mirror):
-    return _dbs(mirror_file(mirror, "budzianowski/multiwoz", "db/hotel_db.json").parent)
-
-
-@pytest.fixture(scope="module")
 def mwz21_raw(mirror):
     return load_convlab(mirror_file(mirror, CONVLAB2, "data/multiwoz/test.json.zip"))
 
@@ -80,6 +80,30 @@ def mwz21_raw(mirror):
 def _bleu(style: str, refs, predictions) -> list[float]:
     scores = score_styles(predictions, {style: refs}).set_index("system")["value"]
     return [float(scores[s]) for s in SYSTEMS]
+
+
+def _word_pairs_file(mirror: Path, owner_repo: str, path: str) -> Path:
+    """A style's mapping.pair in the mirror: a default source (sources.yaml), so a mirror
+    without it fails the test instead of skipping it."""
+    hits = sorted((mirror / owner_repo).glob(f"*/{path}"))
+    assert hits, f"{owner_repo}/{path}: a default source, missing from the mirror at {mirror}"
+    return hits[0]
+
+
+def _redelex_style(tmp_path: Path, style: str, dialogues: Path, db_dir: Path,
+                   word_pairs: Path | None, predictions) -> tuple[object, list[float], str]:
+    """(references, BLEU in the paper's system order, signature) of ``style`` built by
+    ``mwzrepro redelex-style`` with or without ``--word-pairs``, scored as
+    ``score-bleu-styles`` scores it (the word-pair flag from the file's metadata)."""
+    out = tmp_path / f"references_{style}.parquet"
+    args = ["--style", style, "--dialogues", str(dialogues), "--db-dir", str(db_dir),
+            "--out", str(out)] + (["--word-pairs", str(word_pairs)] if word_pairs else [])
+    done = CliRunner().invoke(redelex_style, args)
+    assert done.exit_code == 0, done.output
+    refs = read_table(out, "references")
+    pairs = bool(read_metadata(out)["word_pairs"])
+    scores = score_styles(predictions, {style: refs}, {style: pairs}).set_index("system")
+    return refs, [float(scores.loc[s, "value"]) for s in SYSTEMS], scores["signature"].iloc[0]
 
 
 def _turn(refs, did: str = "pmul2636", turn: int = 5) -> str:
@@ -103,16 +127,16 @@ def test_hdsa_row_equals_the_paper(mirror, mwz20_test, predictions):
 
 
 @pytest.mark.parametrize("with_pairs", [True, False], ids=["pairs", "no-pairs"])
-def test_damd_row(mirror, multiwoz_dbs, predictions, with_pairs):
-    pairs = ()
+def test_damd_row(mirror, tmp_path, predictions, with_pairs):
+    pairs = None
     if with_pairs:
-        pairs = read_word_pairs(mirror_file(mirror, "thu-spmi/damd-multiwoz",
-                                            "data/multi-woz/mapping.pair"))
-    raw = load_convlab(mirror_file(mirror, "ConvLab/ConvLab", "data/multiwoz/test.json.zip"))
-    refs = damd.build_references(raw, value_dictionaries(multiwoz_dbs, pairs), pairs)
-    values = _bleu("damd", refs, predictions)
+        pairs = _word_pairs_file(mirror, "thu-spmi/damd-multiwoz", "data/multi-woz/mapping.pair")
+    raw = mirror_file(mirror, "ConvLab/ConvLab", "data/multiwoz/test.json.zip")
+    db_dir = mirror_file(mirror, "budzianowski/multiwoz", "db/hotel_db.json").parent
+    refs, values, signature = _redelex_style(tmp_path, "damd", raw, db_dir, pairs, predictions)
     assert values == pytest.approx(PINNED["damd" if with_pairs else "damd-no-pairs"], abs=5e-5)
     assert _within(values, "damd") == (13 if with_pairs else 4)
+    assert f"|ref:damd|pairs:{'yes' if with_pairs else 'no'}|" in signature
     assert _turn(refs) == ("[value_name] has a [value_price] entrance fee . the address is cafe "
                            "jello gallery , [value_address] and the post code is [value_postcode] "
                            ". can i help you with anything else ?")
@@ -136,15 +160,18 @@ PUBLISHED_TABLE2_AUGPT = ("[address] has a free entrance fee. The address is caf
 
 
 @pytest.mark.parametrize("with_pairs", [True, False], ids=["pairs", "no-pairs"])
-def test_uniconv_row(mirror, mwz21_raw, multiwoz_dbs, predictions, with_pairs):
-    pairs = ()
+def test_uniconv_row(mirror, tmp_path, predictions, with_pairs):
+    pairs = None
     if with_pairs:
-        pairs = read_word_pairs(mirror_file(mirror, "henryhungle/UniConv", "utils/mapping.pair"))
-    refs = uniconv.build_references(mwz21_raw, uniconv.slot_values(multiwoz_dbs, pairs), pairs)
-    values = _bleu("uniconv", refs, predictions)
+        pairs = _word_pairs_file(mirror, "henryhungle/UniConv", "utils/mapping.pair")
+    raw = mirror_file(mirror, CONVLAB2, "data/multiwoz/test.json.zip")
+    db_dir = mirror_file(mirror, "budzianowski/multiwoz", "db/hotel_db.json").parent
+    refs, values, signature = _redelex_style(tmp_path, "uniconv", raw, db_dir, pairs,
+                                             predictions)
     assert values == pytest.approx(PINNED["uniconv" if with_pairs else "uniconv-no-pairs"],
                                    abs=5e-5)
     assert _within(values, "uniconv") == (13 if with_pairs else 6)
+    assert f"|ref:uniconv|pairs:{'yes' if with_pairs else 'no'}|" in signature
     # database order replaces the full address first (the paper's run: 'magdalene street')
     assert _turn(refs) == ("[attraction_name] has a [attraction_pricerange] entrance fee . the "
                            "address is [attraction_address] and the post code is "

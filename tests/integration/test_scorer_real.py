@@ -192,8 +192,8 @@ def test_cached_resources_equal_the_pipeline_tables(mirror, evaluators, tmp_path
 def test_appendix_a_trace_of_ubar(mirror, evaluators):
     """§9.4 / spec-paper-tables §3: cheap Chinese restaurant, ADDRESS and POST requested;
     offered 19212, 19185, 19219 at the second system turn, no update at the third; goal
-    venues 4. In this MultiWOZ 2.1 test set the dialogue is sng0580 (the specs write
-    sng0805, which is a hotel dialogue here)."""
+    venues 4. The dialogue is sng0580 (spec §9.4; the paper prints sng0805,
+    which is a hotel dialogue in this MultiWOZ 2.1 test set)."""
     e = evaluators()
     data = json.loads(prediction_file(mirror, "ubar").read_text(encoding="utf-8"))
     t = e.explain(data, "sng0580")

@@ -1,7 +1,9 @@
 """The browsable report (issue 14, item 4): ``snakemake --report`` builds one HTML file that
 holds every table (as a page), every SVG plot and the provenance page; opened in headless
 Chromium it shows them without a console error, and a screenshot is written to
-``results/report/screenshot.png`` of the workspace the report was built in.
+``results/report/screenshot.png`` of the workspace the report was built in. Building it
+prints no docutils message, and a table page's caption shows its inline literals as code
+(issue 20; every caption is checked without a browser in ``test_report_captions.py``).
 
 The report needs the workflow's outputs: the ``built_workspace`` fixture (tests/workspace.py)
 gives ``MWZREPRO_WORKSPACE``, the checkout when ``make tables`` has run there (the README's
@@ -16,6 +18,7 @@ skips only when no browser can be found or installed.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -53,6 +56,10 @@ def built_report(request, tmp_path_factory):
                           env=tool_env(), capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
     assert done.returncode == 0, done.stderr[-3000:]
+    # docutils prints "<string>:N: (WARNING/2) ..." for malformed caption markup (issue 20)
+    messages = [line for line in (done.stdout + done.stderr).splitlines()
+                if re.search(r"\((INFO|WARNING|ERROR|SEVERE)/\d\)", line)]
+    assert not messages, messages[:10]
     return workdir, out, seconds, chromium
 
 
@@ -115,6 +122,13 @@ def test_report_in_headless_chromium(built_report):
             page.wait_for_selector("iframe").content_frame().wait_for_selector("table")
         shot = workdir / "results" / "report" / "screenshot.png"
         page.screenshot(path=str(shot))
+        # a table page's caption (workflow/report/table.rst): inline literals show as code,
+        # not as raw backticks, and docutils left no system message in it (issue 20)
+        page.evaluate("p => app.showResultInfo(p)", trace)
+        caption = page.wait_for_selector("li.prose")
+        literals = caption.eval_on_selector_all("tt.literal", "es => es.map(e => e.textContent)")
+        assert "results/tables/" in literals and "mwzrepro report-table" in literals, literals
+        assert "`" not in caption.inner_text() and "System Message" not in caption.inner_text()
         browser.close()
     assert not errors, errors
     assert shot.stat().st_size > 10_000

@@ -101,9 +101,14 @@ def test_download_groups_of_the_registry() -> None:
 
     sources = load_registry(REPO / "src/mwzrepro/resources/sources.yaml", "sources")
     by_group = groups(sources)
-    assert set(by_group) == {"fga", "hdsa", "multiwoz", "mwz20", "mwz21", "mwzeval", "sgd"}
+    assert set(by_group) == {"damd", "fga", "hdsa", "multiwoz", "mwz20", "mwz21", "mwzeval",
+                             "sgd", "uniconv"}
     assert sum(len(v) for v in by_group.values()) == len(sources)
     assert [s.id for s in by_group["mwz20"]] == ["mwz20-test", "mwz20-val"]
+    # DAMD's and UniConv's word pairs (issue 20): one file each, applied by default
+    assert [(s.id, s.role) for s in by_group["damd"] + by_group["uniconv"]] == [
+        ("damd-multi-woz-mapping-pair", "delex-word-pairs"),
+        ("uniconv-utils-mapping-pair", "delex-word-pairs")]
 
 
 def test_download_group_command_fetches_the_group(tmp_path: Path, monkeypatch) -> None:

@@ -1,5 +1,6 @@
 # download: one job per source group (the first component of the local path: mwz20, mwz21,
-# multiwoz, mwzeval, fga, sgd; src/mwzrepro/resources/sources.yaml, section `sources`). Each job
+# multiwoz, mwzeval, fga, sgd, hdsa, damd, uniconv; src/mwzrepro/resources/sources.yaml,
+# section `sources`). Each job
 # fetches its group's files in one process and writes one file per registry entry.
 # The registry is an ancient() input: editing an entry reruns only its group's job (through
 # its params), never the whole pipeline.

@@ -28,21 +28,12 @@ REPO_PREFIX = {
     ("thu-spmi", "damd-multiwoz"): "damd",
     ("henryhungle", "UniConv"): "uniconv",
 }
-#: Pinned upstream files that the mirror's MANIFEST does not list: DAMD's and UniConv's
-#: word-pair files (their delexicalization styles, spec-paper-tables §1). Always `extra:`:
-#: download them with `mwzrepro download --id ID` and set `bleu_styles.word_pairs: true`.
-UPSTREAM_ONLY = [
-    {"owner": "thu-spmi", "repo": "damd-multiwoz",
-     "commit": "9b0456d7e590fb5de77ec81e967e8010487eeb56", "path": "data/multi-woz/mapping.pair",
-     "git_blob_sha1": "015630d41e10a691125da2be23d1a7c5ac3e734e", "role": "delex-word-pairs"},
-    {"owner": "henryhungle", "repo": "UniConv",
-     "commit": "e2b9bc86d35e443cf476aadebc61917d254537b6", "path": "utils/mapping.pair",
-     "git_blob_sha1": "34df41d01e93ce27039e721e1ffb55bf9267e5a2", "role": "delex-word-pairs"},
-]
 DEFAULT_ROLES = {
     "mwz20-test", "mwz20-val", "mwz21-test", "mwz21-val", "db", "ontology", "split-list",
     "prediction", "eval-booked-domains", "dst-prediction", "dst-config", "dst-human-eval",
     "sgd-schema", "sgd-dialogues", "schema", "delex-reference-hdsa",
+    # DAMD's and UniConv's mapping.pair, applied by default (bleu_styles.word_pairs: true)
+    "delex-word-pairs",
 }
 
 
@@ -77,12 +68,6 @@ def main(manifest: str) -> None:
             target = used if (row["present"] == "yes" and row["role"] in DEFAULT_ROLES) else extra
             assert sid not in used and sid not in extra, sid
             target[sid] = entry
-    for row in UPSTREAM_ONLY:
-        local = local_path(row["owner"], row["repo"], row["path"])
-        url = ("https://raw.githubusercontent.com/"
-               f"{row['owner']}/{row['repo']}/{row['commit']}/{row['path']}")
-        extra[source_id(local)] = {"path": local, "url": url, "sha1": row["git_blob_sha1"],
-                                   "role": row["role"]}
     header = open(__file__.replace("scripts/make_sources.py", "resources/sources.header.txt")).read()
     with open("src/mwzrepro/resources/sources.yaml", "w", encoding="utf-8") as out:
         out.write(header)

@@ -12,26 +12,22 @@ would run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 
-def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
-             forceall: bool = True) -> list[dict]:
-    """Jobs of the DAG of ``targets`` (default target if empty) in ``workdir``.
-
-    With ``forceall`` every job of the DAG; otherwise only the jobs that need to run. Each
-    job: ``{"rule", "wildcards": {name: value}, "output": [path], "input": [path],
-    "ancient": [path], "log": [path], "shellcmd", "params": [repr of each non-derived param
-    value, what Snakemake's params trigger hashes], "temp", "directory", "protected"}``,
-    sorted by output; rules without outputs (``rule all``) are left out.
-    """
+@contextlib.contextmanager
+def load_dag(workdir: Path, targets: list[str] | tuple[str, ...] = (),
+             forceall: bool = True) -> Iterator[tuple[object, object]]:
+    """``(workflow, dag)``: Snakemake's workflow and DAG of ``targets`` (default target if
+    empty; with ``forceall`` every job of it) in ``workdir``, dry-run, for as long as the
+    ``with`` block lasts (the Snakemake API is closed after it)."""
     from snakemake.api import SnakemakeApi
-    from snakemake.io import is_flagged
     from snakemake.settings.types import DAGSettings, OutputSettings, Quietness, ResourceSettings
 
-    out = []
     with SnakemakeApi(OutputSettings(quiet={Quietness.ALL}, dryrun=True)) as api:
         wf_api = api.workflow(
             resource_settings=ResourceSettings(cores=1),
@@ -44,7 +40,23 @@ def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
             forceall=forceall, ignore_incomplete=True, lock_warn_only=True, nolock=True
         )
         workflow._build_dag()
-        dag = workflow.dag
+        yield workflow, workflow.dag
+
+
+def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
+             forceall: bool = True) -> list[dict]:
+    """Jobs of the DAG of ``targets`` (default target if empty) in ``workdir``.
+
+    With ``forceall`` every job of the DAG; otherwise only the jobs that need to run. Each
+    job: ``{"rule", "wildcards": {name: value}, "output": [path], "input": [path],
+    "ancient": [path], "log": [path], "shellcmd", "params": [repr of each non-derived param
+    value, what Snakemake's params trigger hashes], "temp", "directory", "protected"}``,
+    sorted by output; rules without outputs (``rule all``) are left out.
+    """
+    from snakemake.io import is_flagged
+
+    out = []
+    with load_dag(workdir, targets, forceall) as (workflow, dag):
         jobs = dag.jobs if forceall else dag.needrun_jobs()
         for job in jobs:
             if not job.output:

@@ -26,8 +26,9 @@ from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
               show_default=True, help="text (readable) or json (every field).")
 def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
             **kw: Any) -> None:
-    """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0805) in PREDICTIONS_FILE
-    (with --lexicalized, first each response before and after its delexicalization)."""
+    """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0580, the paper's Table 7
+    dialogue) in PREDICTIONS_FILE (with --lexicalized, first each response before and after
+    its delexicalization)."""
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import check_structure

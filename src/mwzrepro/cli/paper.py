@@ -59,7 +59,8 @@ def _path_pairs(text: str, what: str) -> dict[str, Path]:
               help="Directory of <domain>_db.json (damd, uniconv: MultiWOZ databases; augpt: "
                    "ConvLab-2 databases).")
 @click.option("--word-pairs", type=IN_FILE, default=None,
-              help="damd, uniconv: the style's mapping.pair (optional; not in the mirror).")
+              help="damd, uniconv: the style's mapping.pair word pairs (optional; without "
+                   "it the style runs with none, signature pairs:no).")
 @click.option("--hdsa", type=IN_FILE, default=None, help="hdsa: HDSA's test_reference.json.")
 @click.option("--turns", type=IN_FILE, default=None,
               help="hdsa: canonical turns.parquet of the test split (original text).")

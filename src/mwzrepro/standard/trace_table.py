@@ -15,7 +15,8 @@ Turns are numbered from 1 in the table, as in the paper (the trace numbers them 
 The dialogue: the paper names ``sng0805``, but in the MultiWOZ 2.1 test split ``sng0805`` is a
 hotel dialogue (a guesthouse in the north, no restaurant). The paper's worked example — cheap
 Chinese restaurant, offered venues 19212, 19185, 19219 — is ``sng0580`` (:data:`DIALOGUE`), a
-transposition of digits in the paper; its UBAR trace reproduces every published value.
+transposition of digits in the paper, as spec-standard-evaluation §9.4 and spec-paper-tables §3
+write it; its UBAR trace reproduces every published value.
 """
 
 from __future__ import annotations

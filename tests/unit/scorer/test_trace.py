@@ -1,5 +1,5 @@
 """The Inform/Success trace (mwzrepro.standard.trace) on the §9.4 worked example fixture
-(tests/fixtures/standard/sng0805.json: the paper's Appendix A dialogue on a fixture database
+(tests/fixtures/standard/sng0580.json: the paper's Appendix A dialogue on a fixture database
 whose goal query gives 4 venues and whose state query gives 3 of them), and its agreement
 with the scorer."""
 
@@ -20,7 +20,7 @@ FIX = Path(__file__).resolve().parents[2] / "fixtures" / "standard"
 
 @pytest.fixture(scope="module")
 def example():
-    return json.loads((FIX / "sng0805.json").read_text(encoding="utf-8"))
+    return json.loads((FIX / "sng0580.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def db():
 
 def run(example, db, setting="standard"):
     turns = example["turns"]
-    return trace_dialogue("sng0805", example["goal"], example["booked"],
+    return trace_dialogue("sng0580", example["goal"], example["booked"],
                           [t["response"] for t in turns], [t["state"] for t in turns],
                           [t["active_domains"] for t in turns], db, setting,
                           user_utterances=["cheap chinese please", "in the centre", "postcode?"])

@@ -48,8 +48,8 @@ def run(db, g, turns, booked=None, setting="standard"):
 
 # --- §9.4 worked example ---------------------------------------------------------------------
 
-def test_worked_example_sng0805(db):
-    case = json.loads((FIX / "sng0805.json").read_text())
+def test_worked_example_sng0580(db):
+    case = json.loads((FIX / "sng0580.json").read_text())
     exp = case["expected"]
     assert db.query("restaurant", case["goal"]["restaurant"]["informable"]) == exp["goal_venues"]
     turns = case["turns"]

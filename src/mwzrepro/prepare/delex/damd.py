@@ -8,7 +8,7 @@ Re-implements the response delexicalization of DAMD (Zhang et al., AAAI 2020) as
   value dictionaries), ``get_delex_valdict`` (the dictionaries, :mod:`.damd_values`);
 * ``clean_dataset.py``: ``clean_text`` and ``clean_time`` (run on every response);
 * ``ontology.py``: ``da_abbr_to_slot_name`` (span slot → placeholder name);
-* ``data/multi-woz/mapping.pair`` (word pairs, :mod:`.word_pairs`; not in the data mirror).
+* ``data/multi-woz/mapping.pair`` (word pairs, :mod:`.word_pairs`; a pinned source).
 
 Input: the MultiWOZ 2.0 test split in the ConvLab layout (DAMD reads ConvLab's
 ``annotated_user_da_with_span_full.json``, whose test dialogues are the ConvLab 2.0 test file),

@@ -5,7 +5,7 @@ Re-implements the system-response delexicalization of UniConv (Le et al. 2020) a
 ``get_state``, ``get_act``, ``get_goal``) and ``utils/delexicalizer.py``
 (``prepare_slot_values_independent``, ``replace_slots``, ``tag_slots``, ``tag_slots_by_db``,
 ``clean_sys_delex_utt``, ``fix_phone_req_slots``), with ``utils/nlp.py`` (:mod:`.multiwoz_text`)
-and ``utils/mapping.pair`` (:mod:`.word_pairs`; not in the data mirror).
+and ``utils/mapping.pair`` (:mod:`.word_pairs`; a pinned source).
 
 Order of replacement in a system turn: belief-state values (``<domain>_<slot>``; a ``yes``/
 ``no`` value replaces the slot's name), booked reference numbers, then, when the turn has

@@ -5,10 +5,11 @@ The format comes from the original MultiWOZ text preprocessing.
 
 A word-pair file has one ``source<TAB>target`` line per substitution (for example a plural
 and its stem followed by the ``-s`` marker that response normalization later deletes,
-spec-standard-evaluation §3.1 step 3). The files themselves are not in the data mirror; pass
-one when you have it (the repositories and blob ids are listed in
-``workflow/resources/published/nekvinda2021.yaml`` under ``word_pairs``). Without one, the
-styles run with no substitutions.
+spec-standard-evaluation §3.1 step 3). DAMD's and UniConv's files are pinned sources
+(``src/mwzrepro/resources/sources.yaml``, role ``delex-word-pairs``; their repositories and blob
+ids are also listed in ``workflow/resources/published/nekvinda2021.yaml`` under
+``word_pairs``), applied by default (``bleu_styles.word_pairs``). Without one, the styles run
+with no substitutions (the ``pairs:no`` variant).
 """
 
 from __future__ import annotations
