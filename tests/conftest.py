@@ -1,5 +1,14 @@
 """Shared fixtures. Tests that need the byte-exact data mirror use ``mirror``, which skips with
-a clear reason when the mirror is absent (set MWZREPRO_MIRROR, default ../shared/mirror)."""
+a clear reason when the mirror is absent (set MWZREPRO_MIRROR, default ../shared/mirror).
+
+Parallel runs (``make test`` = ``pytest -n auto --dist loadgroup``, pytest-xdist): the hooks
+below keep every test module whose tests share a module-scoped fixture (a pipeline run, a
+server, a built table) on one worker (:func:`pytest_collection_modifyitems` gives its tests
+one ``xdist_group``), so that the fixture is built once; the other tests are spread one by
+one. Expensive session-wide builds are shared by the workers through :mod:`tests.once`.
+Every test that uses the mirror, directly or through another fixture, is marked ``mirror``:
+``make test-fast`` leaves them out.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +25,53 @@ def mirror_dir() -> Path:
     the directory pytest runs in, as the CLI does), else ../shared/mirror beside the checkout."""
     env = os.environ.get("MWZREPRO_MIRROR")
     return Path(env).resolve() if env else (REPO.parent / "shared" / "mirror").resolve()
+
+
+#: Fixture scopes that tie the tests of a module to one xdist worker.
+MODULE_SCOPES = ("module", "class", "package")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist turns the xdist_group marks into node ids
+def pytest_collection_modifyitems(config, items):
+    """Mark every test using the ``mirror`` fixture ``mirror``; put the tests of a module
+    with a module-scoped fixture in one ``xdist_group`` (the module's path), and run those
+    modules first (the long pipeline builds start while the short tests fill the rest)."""
+    grouped: set[str] = set()
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is None:  # doctests
+            continue
+        if "mirror" in fixtures.names_closure:
+            item.add_marker(pytest.mark.mirror)
+        if any(defs[-1].scope in MODULE_SCOPES for defs in fixtures.name2fixturedefs.values()):
+            grouped.add(item.nodeid.split("::")[0])
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        if module in grouped:
+            item.add_marker(pytest.mark.xdist_group(module))
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in grouped)  # stable
+
+
+def pytest_sessionfinish(session):
+    """An xdist worker saves its service-test timings for the controller's summary."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        from tests.once import run_dir
+        from tests.services.timing import save
+
+        save(run_dir(session.config._tmp_path_factory), worker)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Seconds of the service tests' steps (installs, server starts, pushes, the SLURM run),
+    from every worker."""
+    from tests.services.timing import collected
+
+    timings = collected(config._tmp_path_factory.getbasetemp())
+    if timings:
+        terminalreporter.section("service tests: seconds")
+        for what, seconds in timings.items():
+            terminalreporter.write_line(f"{seconds:7.1f}  {what}")
 
 
 @pytest.fixture(scope="session")
