@@ -34,7 +34,7 @@ generate: setup  ## regenerate every generated file: CLI command table, params s
 
 # -n auto: one pytest-xdist worker per core; pyproject.toml adds --dist loadgroup (a module
 # whose tests share a module-scoped fixture runs on one worker; see tests/conftest.py).
-test: setup  ## run the whole test suite on every core (real-data tests need MWZREPRO_MIRROR or ../shared/mirror)
+test: setup  ## the whole suite on every core (real-data tests need MWZREPRO_MIRROR or the mirror)
 	pytest -n auto
 
 # The edit loop: unit tests and doctests, nothing that reads the data mirror or runs the

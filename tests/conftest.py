@@ -115,6 +115,16 @@ def mwz20_test(mirror: Path):
 
 
 @pytest.fixture(scope="session")
+def scorer_cache(tmp_path_factory) -> Path:
+    """The scorer's cache directory (``MWZREPRO_CACHE``, ``cache_dir=``) of the real-data
+    tests, one per test run: shared by the xdist workers (the scorer builds its resources
+    under a lock, once), so the resources of the real test sets are built once."""
+    from tests.once import run_dir
+
+    return run_dir(tmp_path_factory) / "scorer-cache"
+
+
+@pytest.fixture(scope="session")
 def built_workspace(tmp_path_factory) -> Path:
     """A workspace the whole pipeline has run in: $MWZREPRO_WORKSPACE, the built checkout, or
     a reduced build from the mirror (tests/workspace.py); skips without any of them."""

@@ -39,8 +39,8 @@ METRICS = {name: json.loads((REPO / "results" / "metrics" / f"{name}.json").read
 
 
 @pytest.fixture(scope="session")
-def cache(tmp_path_factory):
-    return tmp_path_factory.getbasetemp() / "scorer-cache"
+def cache(scorer_cache):
+    return scorer_cache
 
 
 @pytest.fixture(scope="session")
