@@ -32,8 +32,8 @@ generate: setup  ## regenerate every generated file: CLI command table, params s
 	$(BIN)/python workflow/scripts/make_params_schema.py
 	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 
-# -n auto: one pytest-xdist worker per core; pyproject.toml adds --dist loadgroup (a module
-# whose tests share a module-scoped fixture runs on one worker; see tests/conftest.py).
+# -n auto: one pytest-xdist worker per core; pyproject.toml adds --dist loadscope (each test
+# module runs on one worker, the longest first; see tests/conftest.py).
 test: setup  ## the whole suite on every core (real-data tests need MWZREPRO_MIRROR or the mirror)
 	pytest -n auto
 

@@ -1,11 +1,12 @@
 """Shared fixtures. Tests that need the byte-exact data mirror use ``mirror``, which skips with
 a clear reason when the mirror is absent (set MWZREPRO_MIRROR, default ../shared/mirror).
 
-Parallel runs (``make test`` = ``pytest -n auto --dist loadgroup``, pytest-xdist): the hooks
-below keep every test module whose tests share a module-scoped fixture (a pipeline run, a
-server, a built table) on one worker (:func:`pytest_collection_modifyitems` gives its tests
-one ``xdist_group``), so that the fixture is built once; the other tests are spread one by
-one. Expensive session-wide builds are shared by the workers through :mod:`tests.once`.
+Parallel runs (``make test`` = ``pytest -n auto``, pytest-xdist, with ``--dist loadscope``
+from pyproject.toml): each test module runs on one worker, so a module-scoped fixture (a
+pipeline run, a server, a built table) is built once; :func:`pytest_collection_modifyitems`
+orders the modules, longest first. Expensive session-wide builds are shared by the workers
+through :mod:`tests.once`. (``loadgroup`` would spread the other modules test by test, but
+pytest-xdist 3.8 cannot rename node ids under pytest 9: its groups are ignored.)
 Every test that uses the mirror, directly or through another fixture, is marked ``mirror``:
 ``make test-fast`` leaves them out.
 """
@@ -27,29 +28,41 @@ def mirror_dir() -> Path:
     return Path(env).resolve() if env else (REPO.parent / "shared" / "mirror").resolve()
 
 
-#: Fixture scopes that tie the tests of a module to one xdist worker.
+#: Fixture scopes that make a module's tests expensive to spread (built once per module).
 MODULE_SCOPES = ("module", "class", "package")
+#: Marks of the tests that run the pipeline or start servers (minutes, mostly in subprocesses).
+LONG_MARKS = ("slow", "services")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist turns the xdist_group marks into node ids
+def _ties_to_module(fixture, module: str) -> bool:
+    """Whether a fixture is built once for the tests of ``module`` (a test file's node id):
+    module-scoped, or session-scoped but defined in that file (used by it alone)."""
+    return fixture.scope in MODULE_SCOPES or (fixture.scope == "session"
+                                              and fixture.baseid == module)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Mark every test using the ``mirror`` fixture ``mirror``; put the tests of a module
-    with a module-scoped fixture in one ``xdist_group`` (the module's path), and run those
-    modules first (the long pipeline builds start while the short tests fill the rest)."""
-    grouped: set[str] = set()
-    for item in items:
-        fixtures = getattr(item, "_fixtureinfo", None)
-        if fixtures is None:  # doctests
-            continue
-        if "mirror" in fixtures.names_closure:
-            item.add_marker(pytest.mark.mirror)
-        if any(defs[-1].scope in MODULE_SCOPES for defs in fixtures.name2fixturedefs.values()):
-            grouped.add(item.nodeid.split("::")[0])
+    """Mark every test using the ``mirror`` fixture ``mirror``; order the modules for xdist's
+    ``loadscope`` (which hands out whole modules in this order): first those that run the
+    pipeline or start servers (:data:`LONG_MARKS`), then those with fixtures built once per
+    module (:func:`_ties_to_module`) or reading the mirror, then the rest, so that the long
+    ones start first and the short ones fill the end of the run on every worker."""
+    rank: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
-        if module in grouped:
-            item.add_marker(pytest.mark.xdist_group(module))
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in grouped)  # stable
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is not None and "mirror" in fixtures.names_closure:  # None: doctests
+            item.add_marker(pytest.mark.mirror)
+        if any(item.get_closest_marker(m) for m in LONG_MARKS):
+            cost = 0
+        elif item.get_closest_marker("mirror") or (fixtures is not None and any(
+                _ties_to_module(defs[-1], module) for defs in fixtures.name2fixturedefs.values())):
+            cost = 1
+        else:
+            cost = 2
+        rank[module] = min(rank.get(module, 2), cost)
+    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])  # stable within a rank
 
 
 def pytest_sessionfinish(session):
