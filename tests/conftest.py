@@ -32,6 +32,26 @@ def mirror_dir() -> Path:
 MODULE_SCOPES = ("module", "class", "package")
 #: Marks of the tests that run the pipeline or start servers (minutes, mostly in subprocesses).
 LONG_MARKS = ("slow", "services")
+#: The longest modules (about 1.5 to 7 minutes of a worker each, `--durations` on two workers),
+#: handed out first, in this order: longest first, and the two users of each build shared
+#: between workers (the BLEU spine: test_remotes, test_slurm; the built workspace:
+#: test_report_browser, test_stats_real) apart, so that the second finds it built instead of
+#: waiting for it. Only the order depends on this list: a stale entry costs time, not results.
+FIRST = (
+    "tests/integration/test_scorer_real.py",
+    "tests/workflow/test_reproducibility.py",
+    "tests/services/test_remotes.py",
+    "tests/report/test_report_browser.py",
+    "tests/integration/test_delex_styles_real.py",
+    "tests/integration/test_pipeline_e2e.py",
+    "tests/integration/test_scorer_install.py",
+    "tests/services/test_slurm.py",
+    "tests/integration/test_stats_real.py",
+    "tests/workflow/test_code_change.py",
+)
+#: Modules whose tests xdist hands out one by one (each test takes a minute; the module's own
+#: fixtures take seconds, so building them on both workers costs little).
+SPREAD = ("tests/integration/test_delex_styles_real.py",)
 
 
 def _ties_to_module(fixture, module: str) -> bool:
@@ -44,17 +64,19 @@ def _ties_to_module(fixture, module: str) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Mark every test using the ``mirror`` fixture ``mirror``; order the modules for xdist's
-    ``loadscope`` (which hands out whole modules in this order): first those that run the
-    pipeline or start servers (:data:`LONG_MARKS`), then those with fixtures built once per
-    module (:func:`_ties_to_module`) or reading the mirror, then the rest, so that the long
-    ones start first and the short ones fill the end of the run on every worker."""
+    ``loadscope`` (which hands out whole modules in this order): :data:`FIRST`, then those
+    that run the pipeline or start servers (:data:`LONG_MARKS`), then those with fixtures
+    built once per module (:func:`_ties_to_module`) or reading the mirror, then the rest, so
+    that the long ones start first and the short ones fill the end of the run."""
     rank: dict[str, int] = {}
     for item in items:
         module = item.nodeid.split("::")[0]
         fixtures = getattr(item, "_fixtureinfo", None)
         if fixtures is not None and "mirror" in fixtures.names_closure:  # None: doctests
             item.add_marker(pytest.mark.mirror)
-        if any(item.get_closest_marker(m) for m in LONG_MARKS):
+        if module in FIRST:
+            cost = FIRST.index(module) - len(FIRST)
+        elif any(item.get_closest_marker(m) for m in LONG_MARKS):
             cost = 0
         elif item.get_closest_marker("mirror") or (fixtures is not None and any(
                 _ties_to_module(defs[-1], module) for defs in fixtures.name2fixturedefs.values())):
@@ -63,6 +85,21 @@ def pytest_collection_modifyitems(config, items):
             cost = 2
         rank[module] = min(rank.get(module, 2), cost)
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])  # stable within a rank
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` with the tests of :data:`SPREAD` handed out one by one."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.split("::")[0] in SPREAD:
+                return nodeid
+            return super()._split_scope(nodeid)
+
+    return Scheduling(config, log)
 
 
 def pytest_sessionfinish(session):
