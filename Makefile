@@ -8,7 +8,7 @@ JOBS ?= 8
 export PATH := $(BIN):$(PATH)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: setup tables test bench generate dvc.yaml clean-results
+.PHONY: setup tables test test-fast bench generate dvc.yaml clean-results
 
 $(VENV)/.installed: pyproject.toml uv.lock
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
@@ -32,8 +32,15 @@ generate: setup  ## regenerate every generated file: CLI command table, params s
 	$(BIN)/python workflow/scripts/make_params_schema.py
 	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 
-test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../shared/mirror)
-	pytest
+# -n auto: one pytest-xdist worker per core; pyproject.toml adds --dist loadscope (each test
+# module runs on one worker, the longest first; see tests/conftest.py).
+test: setup  ## the whole suite on every core (real-data tests need MWZREPRO_MIRROR or the mirror)
+	pytest -n auto
+
+# The edit loop: unit tests and doctests, nothing that reads the data mirror or runs the
+# pipeline (the `mirror`, `slow` and `services` marks); under a minute on two cores.
+test-fast: setup  ## unit tests and doctests only (no mirror, no pipeline runs, no servers)
+	pytest -n auto -m "not mirror and not slow and not services" tests/unit src
 
 bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
 	$(BIN)/python benchmarks/pipeline.py

@@ -7,7 +7,9 @@ browser, the statistics on the real score files).
 2. the checkout, when the pipeline has run there (``make tables``);
 3. otherwise (a fresh clone, CI) a reduced workspace built from the mirror in a temporary
    directory: :func:`workspace_params`, every target of the workflow for the test split of
-   one version and :data:`SYSTEMS` (about a minute on two cores).
+   one version and :data:`SYSTEMS` (about a minute on two cores). It is built once per test
+   run, by the first pytest-xdist worker that needs it, and shared with the others
+   (:func:`tests.once.build_once`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, mirror_dir
+from tests.once import build_once
 from tests.workflow.dags import copy_workflow, tool_env
 from tests.workflow.repos import reduced_params
 
@@ -68,4 +71,6 @@ def built_workspace(tmp_path_factory) -> Path:
         return Path(env)
     if is_built(REPO):
         return REPO
-    return build_reduced(tmp_path_factory.mktemp("built-workspace"))
+    _, info = build_once(tmp_path_factory, "built-workspace",
+                         lambda root: {"ws": str(build_reduced(root))})
+    return Path(info["ws"])

@@ -80,7 +80,7 @@ def test_dst_points_are_the_pipelines_numbers(workspace: Path):
 
 
 def test_compare_command_equals_the_pipelines_pairwise_table(workspace: Path, mirror: Path,
-                                                              tmp_path_factory, monkeypatch,
+                                                              scorer_cache: Path, monkeypatch,
                                                               capsys):
     """`mwzrepro compare augpt.json ubar.json` (the scorer, from the two prediction files)
     gives the pipeline's pairwise rows (stats_pairs_mwz21.csv): the same resamples of the
@@ -97,7 +97,7 @@ def test_compare_command_equals_the_pipelines_pairwise_table(workspace: Path, mi
              for s in ("augpt", "ubar")]
     monkeypatch.setattr(sys, "argv", ["mwzrepro", "compare", *map(str, files), "--format",
                                       "json", "--mirror", str(mirror), "--cache-dir",
-                                      str(tmp_path_factory.getbasetemp() / "scorer-cache")])
+                                      str(scorer_cache)])
     try:
         main()
     except SystemExit as exc:

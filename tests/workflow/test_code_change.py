@@ -58,9 +58,10 @@ def _edit_a_constant(path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def edited(tmp_path_factory):
+def edited(tmp_path_factory, jobs):
+    """``jobs``: the session's DAG of the unedited workflow files (tests/workflow/conftest.py),
+    the DAG of this copy before the edit."""
     ws = copy_workflow(tmp_path_factory.mktemp("code-change"))
-    jobs = snakemake_jobs(ws)
     stamp = time.time()
     for job in jobs:
         for out in job["output"]:
