@@ -32,13 +32,21 @@ class BleuResult:
 class _ReferenceStats:
     """One reference set's sacrebleu BLEU with every reference's statistics (n-gram counts,
     length) computed once, and the row of each ``(dialogue_id, turn)``: scoring a system
-    extracts only its hypotheses' statistics. Per-segment statistics and their sum are
+    extracts only its hypotheses' statistics. The 13a tokenizer's replacement templates are
+    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output). Per-segment statistics and their sum are
     sacrebleu's own (``corpus_score`` computes exactly these), so the score is identical."""
 
     def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
         from sacrebleu.metrics import BLEU
 
-        self.bleu = BLEU(references=[list(references)])
+        from mwzrepro.core.moses import compile_template
+
+        bleu = BLEU()
+        post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
+        if isinstance(getattr(post, "_re", None), list):
+            post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
+        bleu._ref_cache = bleu._cache_references([list(references)])
+        self.bleu = bleu
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
