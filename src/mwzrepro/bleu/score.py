@@ -15,7 +15,8 @@ import pandas as pd
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 
-__all__ = ["BleuResult", "corpus_bleu", "bleu_scores"]
+__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "corpus_bleu",
+           "bleu_scores"]
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,13 @@ class BleuResult:
     sacrebleu_signature: str
 
 
-class _ReferenceStats:
+class ReferenceStatistics:
     """One reference set's sacrebleu BLEU with every reference's statistics (n-gram counts,
     length) computed once, and the row of each ``(dialogue_id, turn)``: scoring a system
     extracts only its hypotheses' statistics. The 13a tokenizer's replacement templates are
-    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output). Per-segment statistics and their sum are
-    sacrebleu's own (``corpus_score`` computes exactly these), so the score is identical."""
+    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output).
+    Per-segment statistics and their sum are sacrebleu's own (``corpus_score`` computes
+    exactly these), so the score is identical."""
 
     def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
         from sacrebleu.metrics import BLEU
@@ -91,10 +93,19 @@ class _ReferenceStats:
 
 @lru_cache(maxsize=8)
 def _reference_stats(keys: tuple[tuple[str, int], ...], references: tuple[str, ...]
-                     ) -> _ReferenceStats:
-    """:class:`_ReferenceStats` of one references table, cached: every system scored against
+                     ) -> ReferenceStatistics:
+    """:class:`ReferenceStatistics` of one references table, cached: every system scored against
     the same references in one process reuses their statistics."""
-    return _ReferenceStats(keys, references)
+    return ReferenceStatistics(keys, references)
+
+
+def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
+    """:class:`ReferenceStatistics` of a ``references`` table (``dialogue_id``, ``turn``,
+    ``reference``), cached by content: every system scored against the same references in
+    one process (the scorer, the pipeline's BLEU rules, the bootstrap) reuses them."""
+    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
+                     references["turn"].astype(int).tolist()))
+    return _reference_stats(keys, tuple(references["reference"].tolist()))
 
 
 def corpus_bleu(
@@ -117,9 +128,9 @@ def corpus_bleu(
     Raises:
         InputError: a predicted turn has no reference.
     """
-    ref_keys = tuple(zip(references["dialogue_id"].tolist(), references["turn"].tolist()))
-    ref_stats = _reference_stats(ref_keys, tuple(references["reference"].tolist()))
-    keys = list(zip(predictions["dialogue_id"].tolist(), predictions["turn"].tolist()))
+    ref_stats = reference_statistics(references)
+    keys = list(zip(predictions["dialogue_id"].astype(str).tolist(),
+                    predictions["turn"].astype(int).tolist()))
     missing = [k for k in keys if k not in ref_stats.row]
     if missing:
         did, turn = missing[0]
