@@ -53,42 +53,15 @@ class ReferenceStatistics:
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        bleu, cache, row = self.bleu, self.bleu._ref_cache, self.row
-        memo: dict[str, tuple[list[tuple[tuple[str, ...], int]], int]] = {}
-        stats = [self.segment_statistics(hyp, cache[row[key]], memo)
-                 for key, hyp in zip(keys, hypotheses)]
-        return bleu._aggregate_and_compute(stats)
+        cache, row = self.bleu._ref_cache, self.row
+        return self.bleu._aggregate_and_compute(
+            [self.segment_statistics(hyp, cache[row[key]]) for key, hyp in zip(keys, hypotheses)])
 
-    def segment_statistics(self, hypothesis: str, ref_info: dict,
-                           memo: dict | None = None) -> list[int]:
-        """sacrebleu's ``BLEU._compute_segment_statistics`` of one raw hypothesis:
-        ``[hyp_len, ref_len, correct_1..4, total_1..4]``. ``memo`` keeps the hypotheses'
-        n-gram counts (a system repeats its responses a lot) for the caller's lifetime."""
-        if memo is None:
-            memo = {}
-        if hypothesis not in memo:
-            memo[hypothesis] = self.hypothesis_ngrams(hypothesis)
-        ngrams, hyp_len = memo[hypothesis]
-        ref_ngrams = ref_info["ref_ngrams"]
-        order = self.bleu.max_ngram_order
-        correct, total = [0] * order, [0] * order
-        for ngram, count in ngrams:
-            n = len(ngram) - 1
-            total[n] += count
-            if ngram in ref_ngrams:
-                correct[n] += min(count, ref_ngrams[ngram])
-        return [hyp_len, self.bleu._get_closest_ref_len(hyp_len, ref_info["ref_lens"]),
-                *correct, *total]
-
-    def hypothesis_ngrams(self, hypothesis: str
-                          ) -> tuple[list[tuple[tuple[str, ...], int]], int]:
-        """``([(n-gram, count), ...], length)`` of one hypothesis after sacrebleu's
-        preprocessing (13a tokenization), orders 1 to 4."""
-        from sacrebleu.metrics.helpers import extract_all_word_ngrams
-
-        ngrams, length = extract_all_word_ngrams(self.bleu._preprocess_segment(hypothesis), 1,
-                                                 self.bleu.max_ngram_order)
-        return list(ngrams.items()), length
+    def segment_statistics(self, hypothesis: str, ref_info: dict) -> list[int]:
+        """sacrebleu's statistics of one raw hypothesis against one cached reference:
+        ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
+        bleu = self.bleu
+        return bleu._compute_segment_statistics(bleu._preprocess_segment(hypothesis), ref_info)
 
 
 @lru_cache(maxsize=8)

@@ -74,7 +74,7 @@ class BleuReferences:
         """
         if predictions.empty:
             raise InputError(f"{system}: no predicted turns to score")
-        bleu, cache, rows, memo = self._bleu, self._cache, [], {}
+        bleu, cache, rows = self._bleu, self._cache, []
         for did, turn, hyp in zip(predictions["dialogue_id"], predictions["turn"],
                                   predictions["response_norm"]):
             pos = self._index.get((str(did), int(turn)))
@@ -83,7 +83,7 @@ class BleuReferences:
                         for d, t in zip(predictions["dialogue_id"], predictions["turn"]))
                 raise InputError(f"{system}: {n} predicted turn(s) have no reference, first "
                                  f"dialogue {did} turn {turn}")
-            rows.append(self._refs.segment_statistics(hyp, cache[pos], memo))
+            rows.append(self._refs.segment_statistics(hyp, cache[pos]))
         seg = np.asarray(rows, dtype=np.int64)
         point = float(bleu._compute_score_from_stats([int(v) for v in seg.sum(axis=0)]).score)
         ids, inverse = np.unique(predictions["dialogue_id"].astype(str).to_numpy(),
