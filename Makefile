@@ -38,5 +38,6 @@ test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../s
 bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py
+	$(BIN)/python benchmarks/score_public.py
 	$(BIN)/python benchmarks/score_cli.py
 	$(BIN)/python benchmarks/bootstrap.py
