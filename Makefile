@@ -45,5 +45,6 @@ test-fast: setup  ## unit tests and doctests only (no mirror, no pipeline runs, 
 bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py
+	$(BIN)/python benchmarks/score_public.py
 	$(BIN)/python benchmarks/score_cli.py
 	$(BIN)/python benchmarks/bootstrap.py

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import pandas as pd
-
-if TYPE_CHECKING:
-    from sacrebleu.metrics import BLEU
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 
-__all__ = ["BleuResult", "corpus_bleu", "bleu_scores"]
+__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "corpus_bleu",
+           "bleu_scores"]
 
 
 @dataclass(frozen=True)
@@ -33,13 +30,55 @@ class BleuResult:
     sacrebleu_signature: str
 
 
-@lru_cache(maxsize=8)
-def _scorer(references: tuple[str, ...]) -> BLEU:
-    """A sacrebleu BLEU with the reference statistics pre-computed (sacrebleu's own reference
-    cache): scoring many systems against the same references tokenizes them once."""
-    from sacrebleu.metrics import BLEU
+class ReferenceStatistics:
+    """One reference set's sacrebleu BLEU with every reference's statistics (n-gram counts,
+    length) computed once, and the row of each ``(dialogue_id, turn)``: scoring a system
+    extracts only its hypotheses' statistics. The 13a tokenizer's replacement templates are
+    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output).
+    Per-segment statistics and their sum are sacrebleu's own (``corpus_score`` computes
+    exactly these), so the score is identical."""
 
-    return BLEU(references=[list(references)])
+    def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
+        from sacrebleu.metrics import BLEU
+
+        from mwzrepro.core.moses import compile_template
+
+        bleu = BLEU()
+        post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
+        if isinstance(getattr(post, "_re", None), list):
+            post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
+        bleu._ref_cache = bleu._cache_references([list(references)])
+        self.bleu = bleu
+        self.row = {key: i for i, key in enumerate(keys)}
+
+    def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
+        """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
+        cache, row = self.bleu._ref_cache, self.row
+        return self.bleu._aggregate_and_compute(
+            [self.segment_statistics(hyp, cache[row[key]]) for key, hyp in zip(keys, hypotheses)])
+
+    def segment_statistics(self, hypothesis: str, ref_info: dict) -> list[int]:
+        """sacrebleu's statistics of one raw hypothesis against one cached reference:
+        ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
+        bleu = self.bleu
+        return bleu._compute_segment_statistics(bleu._preprocess_segment(hypothesis), ref_info)
+
+
+@lru_cache(maxsize=8)
+def _reference_stats(keys: tuple[tuple[str, int], ...], references: tuple[str, ...]
+                     ) -> ReferenceStatistics:
+    """:class:`ReferenceStatistics` of one references table, cached: every system scored against
+    the same references in one process reuses their statistics."""
+    return ReferenceStatistics(keys, references)
+
+
+def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
+    """:class:`ReferenceStatistics` of a ``references`` table (``dialogue_id``, ``turn``,
+    ``reference``), cached by content: every system scored against the same references in
+    one process (the scorer, the pipeline's BLEU rules, the bootstrap) reuses them."""
+    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
+                     references["turn"].astype(int).tolist()))
+    return _reference_stats(keys, tuple(references["reference"].tolist()))
 
 
 def corpus_bleu(
@@ -62,26 +101,27 @@ def corpus_bleu(
     Raises:
         InputError: a predicted turn has no reference.
     """
-    merged = predictions[["dialogue_id", "turn", "response_norm"]].merge(
-        references[["dialogue_id", "turn", "reference"]], on=["dialogue_id", "turn"],
-        how="left", validate="one_to_one",
-    )
-    missing = merged[merged["reference"].isna()]
-    if len(missing):
-        first = missing.iloc[0]
+    ref_stats = reference_statistics(references)
+    keys = list(zip(predictions["dialogue_id"].astype(str).tolist(),
+                    predictions["turn"].astype(int).tolist()))
+    missing = [k for k in keys if k not in ref_stats.row]
+    if missing:
+        did, turn = missing[0]
         raise InputError(
             f"{system}: {len(missing)} predicted turn(s) have no {version} reference, first "
-            f"dialogue {first.dialogue_id} turn {first.turn}"
+            f"dialogue {did} turn {turn}"
         )
-    bleu = _scorer(tuple(merged["reference"].tolist()))
-    score = bleu.corpus_score(merged["response_norm"].tolist(), None)
+    if len(set(keys)) != len(keys):
+        raise InputError(f"{system}: a predicted turn appears more than once")
+    bleu = ref_stats.bleu
+    score = ref_stats.score(keys, predictions["response_norm"].tolist())
     sb_sig = bleu.get_signature()
     fields: dict[str, object] = {"system": system, "ver": version, "split": "test",
                                  "ref": reference_set, "norm": NORMALIZATION_VERSION}
     for part in sb_sig.format(short=False).split("|"):
         key, _, value = part.partition(":")
         fields["sacrebleu" if key == "version" else key] = value
-    return BleuResult(float(score.score), len(merged), Signature("BLEU", fields),
+    return BleuResult(float(score.score), len(keys), Signature("BLEU", fields),
                       sb_sig.format(short=False))
 
 

@@ -65,13 +65,6 @@ PLACEHOLDER_RE = re.compile(r"\[([\w\s]+)\](es|s|-s|-es)?")
 EXTENDED_PLACEHOLDER_RE = re.compile(r"\[([\w\s-]+)\](es|s|-s|-es)?")
 
 
-@lru_cache(maxsize=1)
-def _moses():
-    from sacremoses import MosesDetokenizer, MosesTokenizer
-
-    return MosesTokenizer(lang="en"), MosesDetokenizer(lang="en")
-
-
 def unify_placeholders(text: str, unknown: Counter[str] | None = None,
                        placeholders: str = "reference") -> str:
     """§3.1 step 2 on an already lowercased string: ``[name]``/``[name]s`` → ``NAME``.
@@ -105,7 +98,7 @@ def normalize_response(text: str, unknown: Counter[str] | None = None,
     """Normalize one response exactly like the reference evaluator (spec-standard-evaluation
     §3.1): lowercase; unify ``[placeholder]`` names (§3.2, unknown ones deleted and counted in
     ``unknown``); remove every ``-s`` and then every ``-ly`` substring; Moses tokenize and
-    detokenize (sacremoses, English, default options).
+    detokenize (sacremoses, English, default options; :mod:`mwzrepro.core.moses`).
 
     Applied identically to generated responses and to delexicalized references.
     ``placeholders``: the placeholder vocabulary, ``reference`` (§3.2) or ``extended``
@@ -135,5 +128,7 @@ def _normalize_cached(text: str, placeholders: str = "reference"
     deleted: Counter[str] = Counter()
     out = unify_placeholders(text.lower(), deleted, placeholders)
     out = out.replace("-s", "").replace("-ly", "")
-    tok, detok = _moses()
+    from mwzrepro.core.moses import moses_pair
+
+    tok, detok = moses_pair()
     return detok.detokenize(tok.tokenize(out)), tuple(deleted.elements())

@@ -65,7 +65,8 @@ RESOURCE_FILES = ("references", "eval_goals", "booked_domains", "gold_states", "
 _BUILDER_MODULES = (
     "scorer/build.py", "scorer/resources.py", "prepare/ingest/convlab.py",
     "prepare/ingest/mwz22.py",
-    "prepare/delex/span.py", "core/normalize.py", "core/normalize_state.py", "core/io.py",
+    "prepare/delex/span.py", "core/normalize.py", "core/moses.py", "core/normalize_state.py",
+    "core/io.py",
     "standard/goals.py", "standard/booked.py", "standard/gold_states.py",
     "standard/active_domains.py", "core/schemas/__init__.py", "core/schemas/dataset.py",
     "core/schemas/evaluation.py", "core/schemas/spec.py",

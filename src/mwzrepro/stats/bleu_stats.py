@@ -38,19 +38,18 @@ _LOG_ZERO = -9999999999.0
 
 
 class BleuReferences:
-    """One version's references, tokenized once by sacrebleu (its reference cache), scoring
-    any number of systems' turns.
+    """One version's references, tokenized once by sacrebleu (its reference cache, shared with
+    :func:`mwzrepro.bleu.score.reference_statistics`), scoring any number of systems' turns.
 
     Args:
         references: a ``references`` table (``reference`` is the BLEU reference of a turn).
     """
 
     def __init__(self, references: pd.DataFrame) -> None:
-        from sacrebleu.metrics import BLEU
+        from mwzrepro.bleu.score import reference_statistics
 
-        self._index = {(str(d), int(t)): i for i, (d, t)
-                       in enumerate(zip(references["dialogue_id"], references["turn"]))}
-        self._bleu = BLEU(references=[references["reference"].tolist()])
+        self._refs = reference_statistics(references)
+        self._index, self._bleu = self._refs.row, self._refs.bleu
         self._cache = self._bleu._ref_cache
 
     def stats(self, predictions: pd.DataFrame, system: str, signature: str = "") -> DialogueStats:
@@ -84,8 +83,7 @@ class BleuReferences:
                         for d, t in zip(predictions["dialogue_id"], predictions["turn"]))
                 raise InputError(f"{system}: {n} predicted turn(s) have no reference, first "
                                  f"dialogue {did} turn {turn}")
-            rows.append(bleu._compute_segment_statistics(bleu._preprocess_segment(hyp),
-                                                         cache[pos]))
+            rows.append(self._refs.segment_statistics(hyp, cache[pos]))
         seg = np.asarray(rows, dtype=np.int64)
         point = float(bleu._compute_score_from_stats([int(v) for v in seg.sum(axis=0)]).score)
         ids, inverse = np.unique(predictions["dialogue_id"].astype(str).to_numpy(),

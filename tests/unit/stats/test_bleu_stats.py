@@ -101,3 +101,4 @@ def test_turn_without_reference_is_an_error():
     preds.loc[4, "turn"] = 7
     with pytest.raises(InputError, match="dialogue c turn 7"):
         bleu_stats(preds, REFS, "sys")
+
