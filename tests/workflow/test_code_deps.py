@@ -18,6 +18,11 @@ sys.path.insert(0, str(SCRIPTS))
 from code_deps import CLI, Package, code_deps, load_closure, registry, run_closure  # noqa: E402
 
 
+#: The one job that runs no mwzrepro command: it writes the code-dependency listings
+#: (workflow/scripts/code_digest.py) from the union of the closures.
+DIGESTS = "code_digests"
+
+
 def _command(job: dict) -> str:
     words = job["shellcmd"].split()
     assert words[0] == "mwzrepro", f"{job['rule']}: runs {words[0]!r}, not mwzrepro"
@@ -25,14 +30,21 @@ def _command(job: dict) -> str:
 
 
 def test_every_step_runs_one_mwzrepro_command(jobs):
-    commands = {_command(j) for j in jobs}
+    commands = {_command(j) for j in jobs if j["rule"] != DIGESTS}
     assert commands <= set(registry(REPO / "src"))
 
 
 def test_code_inputs_equal_the_import_closure(jobs, workspace):
-    """(a) For every job: its inputs under src/ are exactly code_deps(<its command>)."""
+    """(a) For every job: its inputs under src/ are exactly code_deps(<its command>), and the
+    listings' job reads the union of the closures and writes one listing per command."""
     bad = []
+    digests = next(j for j in jobs if j["rule"] == DIGESTS)
+    commands = set()
     for job in jobs:
+        if job["rule"] == DIGESTS:
+            continue
+        command = _command(job)
+        commands.add(command)
         command = _command(job)
         code = sorted(i for i in job["input"] if i.startswith("src/") and i.endswith(".py"))
         expected = sorted(Path(p).relative_to(workspace).as_posix()
@@ -40,6 +52,10 @@ def test_code_inputs_equal_the_import_closure(jobs, workspace):
         if code != expected:
             bad.append(f"{job['rule']} ({command}): only inputs {sorted(set(code) - set(expected))}"
                        f", only closure {sorted(set(expected) - set(code))}")
+    union = {Path(p).relative_to(workspace).as_posix()
+             for c in commands for p in code_deps(c, workspace / "src")}
+    assert {i for i in digests["input"] if i.startswith("src/")} == union
+    assert sorted(digests["output"]) == sorted(f"data/code-deps/{c}.sha1" for c in commands)
     assert not bad, "\n".join(bad)
 
 

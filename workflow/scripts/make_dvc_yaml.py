@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -130,8 +130,53 @@ def family(jobs: list[dict]) -> dict[str, Any]:
             "do": _stage(cmd, deps, outs, jobs[0]["output"])}
 
 
+def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
+    """Each job's outputs as DVC records them (by index in ``jobs``): every directory that
+    holds two or more of the job's cached outputs and no other path of the DAG (no other
+    job's output, no input that the job does not write) becomes one directory output (the
+    highest such directory, at least two levels deep); ``dvc pull <dir>/<file>`` still
+    fetches one file. ``results/metrics/`` and ``results/plots/`` files (``cache: false``,
+    committed to Git) stay files.
+
+    >>> jobs = [{"output": ["d/s/a.pq", "d/s/b.pq", "d/t.pq"], "input": []},
+    ...         {"output": ["d/u.pq"], "input": ["d/s/a.pq"]}]
+    >>> output_dirs(jobs)
+    {0: ['d/s', 'd/t.pq'], 1: ['d/u.pq']}
+    """
+    owner: dict[str, int] = {}
+    for i, job in enumerate(jobs):
+        for path in job["output"]:
+            owner[path] = i
+    paths = set(owner) | {p for j in jobs for p in j["input"]}
+    under: dict[str, set[str]] = {}
+    for path in paths:
+        parts = PurePosixPath(path).parts
+        for depth in range(2, len(parts)):
+            under.setdefault("/".join(parts[:depth]), set()).add(path)
+    out: dict[int, list[str]] = {}
+    for i, job in enumerate(jobs):
+        mine = set(job["output"])
+        result: list[str] = []
+        for path in job["output"]:
+            parts = PurePosixPath(path).parts
+            chosen = path
+            if not path.startswith(_UNCACHED):
+                for depth in range(2, len(parts)):
+                    d = "/".join(parts[:depth])
+                    inside = under[d]
+                    if len(inside) >= 2 and inside <= mine:
+                        chosen = d
+                        break
+            if chosen not in result:
+                result.append(chosen)
+        out[i] = result
+    return out
+
+
 def build(jobs: list[dict], params: dict, plots: list) -> dict[str, Any]:
     """The dvc.yaml document for the DAG's jobs (template mode)."""
+    dirs = output_dirs(jobs)
+    jobs = [{**job, "output": dirs[i]} for i, job in enumerate(jobs)]
     by_rule: dict[str, list[dict]] = {}
     for job in sorted(jobs, key=lambda j: j["rule_index"]):
         by_rule.setdefault(job["rule"], []).append(job)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from mwzrepro.core.signature import Signature, check_compatible
-from mwzrepro.stats.bootstrap import Replicates, Resampler, interval_signature
+from mwzrepro.stats.bootstrap import Replicates, interval_signature
 from mwzrepro.stats.catalog import METRICS, RANKED_METRICS, spec
 from mwzrepro.stats.params import StatsParams
 from mwzrepro.stats.ranking import RankComparison, compare_rankings, rank_spread
@@ -32,7 +32,6 @@ from mwzrepro.stats.tables import (
     significance_notes,
     tau_table,
 )
-from mwzrepro.stats.units import DialogueStats
 
 __all__ = ["Sheet", "VersionReport", "version_report", "RankingReport", "ranking_report",
            "test_signature"]
@@ -77,8 +76,8 @@ def test_signature(label: str, upstream: str, params: StatsParams,
     return Signature(f"{label}-sig", fields).format()
 
 
-def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
-                   signatures: Mapping[str, Sequence[str]], resampler: Resampler,
+def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                   signatures: Mapping[str, Sequence[str]], dialogues: int,
                    params: StatsParams) -> VersionReport:
     """Intervals and significance of every figure of one version. ``matrices`` has a sheet
     for every figure of :data:`~mwzrepro.stats.catalog.METRICS` (an empty one where no system
@@ -86,21 +85,21 @@ def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
 
     Args:
         version: dataset version (``mwz21``).
-        stats: ``{figure key: [DialogueStats of each system]}`` (keys of
-            :data:`mwzrepro.stats.catalog.METRICS`; a key with no system is left out).
-        signatures: the scorers' signatures, same shape; they must agree except on the
-            figure's ``vary`` fields.
-        resampler: the version's shared resamples (same B and seed as ``params``).
+        results: ``{figure key: {system: Replicates}}`` on the version's shared resamples
+            (same B and seed as ``params``; :func:`mwzrepro.stats.family.family_replicates`),
+            keys of :data:`mwzrepro.stats.catalog.METRICS` (a key with no system left out).
+        signatures: the scorers' signatures, ``{figure key: [signature of each system]}``;
+            they must agree except on the figure's ``vary`` fields.
+        dialogues: number of test dialogues (the resampling unit).
         params: the ``stats`` block.
 
     Raises:
         mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
     """
-    results: dict[str, dict[str, Replicates]] = {}
+    results = {m.key: results[m.key] for m in METRICS if results.get(m.key)}
     meta: dict[str, dict] = {}
     for m in METRICS:
-        items = stats.get(m.key, [])
-        if not items:
+        if m.key not in results:
             continue
         sigs = [s for s in signatures.get(m.key, []) if s]
         if sigs:
@@ -108,7 +107,6 @@ def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
         upstream = sigs[0] if sigs else ""
         label = m.title(params.fga_lambda)
         name = f"FGA({params.fga_lambda:g})" if m.metric == "fga" else RANKED_METRICS[m.metric]
-        results[m.key] = resampler.replicate_all(items, params.confidence)
         meta[m.key] = {"metric": m.metric, "condition": m.condition(version), "title": label,
                        "signature": interval_signature(name, upstream, params, m.vary),
                        "test_signature": test_signature(name, upstream, params, m.vary)}
@@ -136,10 +134,10 @@ def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
                       "pairs": {"tests": len(tests[k]), "significant": sig_pairs},
                       "adjacent": {"tests": counts[k][1], "significant": counts[k][0],
                                    "steps": [t.as_dict() for t in steps[k]]}}
-    metrics = {"version": version, "dialogues": len(resampler.dialogue_ids),
+    metrics = {"version": version, "dialogues": dialogues,
                "params": params.model_dump(), "figures": figures}
     ci_notes = [f"{params.confidence:.0%} percentile intervals, paired bootstrap over the "
-                f"{len(resampler.dialogue_ids)} test dialogues ({params.resamples} resamples, "
+                f"{dialogues} test dialogues ({params.resamples} resamples, "
                 f"seed {params.seed}); ± is half the interval width; bounds in the metrics "
                 "JSON. Dialogues a system does not cover are drawn but count for nothing."]
     ci_notes += [f"{meta[k]['title']}: {meta[k]['signature']}" for k in results]

@@ -1,0 +1,26 @@
+# The code-dependency listings (workflow/scripts/code_digest.py): one sha1sum listing per
+# command of the import closure of `mwzrepro <command>`, written by one job that depends on
+# every such source file. Each DVC stage depends on its command's listing only (one entry);
+# Snakemake jobs keep their source files as inputs (common.smk, code()), so here the listings
+# are a final target of their own. Included after every rule that calls code().
+
+CODE_LISTED = sorted(CODE_COMMANDS)
+
+
+rule code_digests:
+    input:
+        sorted({f for command in CODE_LISTED for f in code_files(command)}),
+        "workflow/scripts/code_deps.py",
+        "workflow/scripts/import_graph.py",
+        "workflow/scripts/code_digest.py",
+    output:
+        [digest_path(command) for command in CODE_LISTED],
+    conda:
+        ENV
+    params:
+        commands=" ".join(CODE_LISTED),
+    shell:
+        "python workflow/scripts/code_digest.py --out-dir " + DIGEST_DIR + " {params.commands}"
+
+
+ALL_TARGETS.extend(rules.code_digests.output)
