@@ -46,9 +46,9 @@ def test_dvc_yaml_is_generated_and_current(workspace):
 def _dvc_deps(job: dict) -> list[str]:
     """A job's inputs as its stage lists them: the package source files of its command are
     one entry, the command's listing (data/code-deps/<command>.sha1), where the first of them
-    was; the listings' own job (code_digests) keeps the source files."""
+    was; the listings' own job (code_digests) depends on the package directory instead."""
     if job["rule"] == "code_digests":
-        return list(dict.fromkeys(job["input"]))
+        return ["src/mwzrepro", *[i for i in job["input"] if not i.startswith("src/")]]
     listing = f"data/code-deps/{job['shellcmd'].split()[1]}.sha1"
     deps = [listing if i.startswith("src/") and i.endswith(".py") else i for i in job["input"]]
     return list(dict.fromkeys(deps))

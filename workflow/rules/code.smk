@@ -5,11 +5,19 @@
 # are a final target of their own. Included after every rule that calls code().
 
 CODE_LISTED = sorted(CODE_COMMANDS)
+# Snakemake: the union of the closures. dvc.yaml (template mode): the package directory, one
+# entry (.dvcignore leaves __pycache__ out); an edit of any file there reruns this cheap job,
+# and only the listings that change rerun stages.
+CODE_SOURCES = (
+    ["src/mwzrepro"]
+    if TEMPLATE
+    else sorted({f for command in CODE_LISTED for f in code_files(command)})
+)
 
 
 rule code_digests:
     input:
-        sorted({f for command in CODE_LISTED for f in code_files(command)}),
+        CODE_SOURCES,
         "workflow/scripts/code_deps.py",
         "workflow/scripts/import_graph.py",
         "workflow/scripts/code_digest.py",
