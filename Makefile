@@ -35,7 +35,8 @@ generate: setup  ## regenerate every generated file: CLI command table, params s
 test: setup  ## run the test suite (real-data tests need MWZREPRO_MIRROR or ../shared/mirror)
 	pytest
 
-bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
+bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline runs, scoring speed
+	$(BIN)/python benchmarks/loop.py
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py
 	$(BIN)/python benchmarks/score_cli.py

@@ -43,15 +43,31 @@ def test_dvc_yaml_is_generated_and_current(workspace):
     run_script("make_dvc_yaml.py", "--check", "--workdir", str(workspace), cwd=workspace)
 
 
-def _dvc_deps(job: dict) -> list[str]:
-    """A job's inputs as its stage lists them: the package source files of its command are
-    one entry, the command's listing (data/code-deps/<command>.sha1), where the first of them
-    was; the listings' own job (code_digests) depends on the package directory instead."""
+def _deps_cover(deps: list[str], job: dict, dir_files: dict[str, set[str]]) -> list[str]:
+    """What is wrong with ``deps`` as the DVC record of a job's inputs: the package source
+    files of its command are one entry, its listing data/code-deps/<command>.sha1 (the
+    listings' own job, code_digests, depends on the package directory instead); every other
+    input is a dep or lies in exactly one directory dep, a directory output of another stage
+    (``dir_files``: directory -> the files it holds) all of whose files the job reads."""
+    code = [i for i in job["input"] if i.startswith("src/") and i.endswith(".py")]
+    rest = [i for i in job["input"] if i not in code]
     if job["rule"] == "code_digests":
-        return ["src/mwzrepro", *[i for i in job["input"] if not i.startswith("src/")]]
-    listing = f"data/code-deps/{job['shellcmd'].split()[1]}.sha1"
-    deps = [listing if i.startswith("src/") and i.endswith(".py") else i for i in job["input"]]
-    return list(dict.fromkeys(deps))
+        expected_code = ["src/mwzrepro"]
+    else:
+        expected_code = [f"data/code-deps/{job['shellcmd'].split()[1]}.sha1"]
+    bad = [] if set(expected_code) <= set(deps) else [f"no {expected_code}"]
+    deps = [d for d in deps if d not in expected_code]
+    for d in deps:
+        if d in rest:
+            continue
+        if d not in dir_files or not dir_files[d] <= set(rest):
+            bad.append(f"dep {d} is not an input nor a directory of inputs")
+    for i in rest:
+        if sum(i == d or (d in dir_files and i in dir_files[d]) for d in deps) != 1:
+            bad.append(f"input {i} not recorded once")
+    if len(deps) != len(set(deps)):
+        bad.append("a dep listed twice")
+    return bad
 
 
 def _outs_cover(outs: list[str], outputs: list[str], others: set[str]) -> list[str]:
@@ -78,13 +94,14 @@ def test_stages_are_the_jobs(jobs, stages):
     interpolates params.yaml) the job's argv."""
     assert set(stages) == {job_key(j) for j in jobs}
     bad = []
+    dir_files = {d: {o for o in j["output"] if PurePosixPath(o).is_relative_to(d)}
+                 for j in jobs for d in stages[job_key(j)].outs if d not in j["output"]}
     for job in jobs:
         stage = stages[job_key(job)]
         others = {p for j in jobs if j is not job for p in (*j["output"], *j["input"])}
         others -= set(job["output"])
         bad += [f"{stage.name}: {b}" for b in _outs_cover(stage.outs, job["output"], others)]
-        if stage.deps != _dvc_deps(job):
-            bad.append(f"{stage.name}: deps differ")
+        bad += [f"{stage.name}: {b}" for b in _deps_cover(stage.deps, job, dir_files)]
         if shlex.split(stage.cmd) != shlex.split(job["shellcmd"]):
             bad.append(f"{stage.name}: commands differ")
     assert not bad, "\n".join(bad)
