@@ -69,6 +69,7 @@ def test_record_stages_map_to_rules(fake):
     calls = fake()
     assert invoke("record", "tables-bleu", "tables-standard").exit_code == 0
     assert calls() == [
+        "snakemake code_digests --cores 1",
         "snakemake --dry-run tables_bleu tables_standard code_digests",
         "dvc commit --force --no-relink tables-bleu tables-standard --with-deps",
         "dvc status --json tables-bleu tables-standard --with-deps",

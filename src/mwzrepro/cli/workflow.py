@@ -162,6 +162,8 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     STAGE: final stages without foreach (e.g. tables-bleu) to record with everything they
     depend on, when only part of the pipeline was run (default: the whole pipeline).
     """
+    if stages:  # a partial run may not have written the code listings the stages depend on
+        _run(["snakemake", CODE_DIGESTS_RULE, "--cores", "1"], workdir)
     pending = snakemake_plan(workdir, tuple(_snakemake_targets(stages)))
     if pending:
         raise WorkflowError(f"`snakemake -n` still plans {pending} jobs in {workdir}: run "
