@@ -4,6 +4,7 @@ with what a real process loads; and its rules hold on a hand-checkable package."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -176,3 +177,22 @@ def test_a_broken_import_is_named(tiny):
     (tiny / "mwzrepro/lib/y.py").write_text("from mwzrepro.lib import gone\n")
     with pytest.raises(ValueError, match=r"y.py:1: imports mwzrepro.lib.gone"):
         run_closure("b", tiny)
+
+
+def test_a_listing_changes_exactly_with_its_closure(tiny, tmp_path):
+    """The code listing of a command (workflow/scripts/code_digest.py, what each DVC stage
+    depends on) changes when a file of its closure changes, and only then."""
+    from code_digest import write_listings
+
+    out = tmp_path / "listings"
+    write_listings(["a", "b"], out, str(tiny))
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    assert sorted(before) == ["a.sha1", "b.sha1"]
+    line = before["b.sha1"].splitlines()[-1]
+    assert line.split("  ") == [hashlib.sha1(b"def run(): ...").hexdigest(),
+                                (tiny / "mwzrepro/lib/y.py").as_posix()]
+    (tiny / "mwzrepro/lib/y.py").write_text("def run(): return 1\n")  # b loads y, a does not
+    assert write_listings(["a", "b"], out, str(tiny)) == [out / "b.sha1"]
+    (tiny / "mwzrepro/lib/z.py").write_text("X = 1\n")  # a's helper loads z, b does not
+    assert write_listings(["a", "b"], out, str(tiny)) == [out / "a.sha1"]
+    assert write_listings(["a", "b"], out, str(tiny)) == []
