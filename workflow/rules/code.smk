@@ -23,12 +23,16 @@ rule code_digests:
         "workflow/scripts/code_digest.py",
     output:
         [digest_path(command) for command in CODE_LISTED],
+    log:
+        "logs/code-digests.log",
     conda:
         ENV
     params:
+        out_dir=lambda wildcards, output: os.path.dirname(output[0]),
         commands=" ".join(CODE_LISTED),
     shell:
-        "python workflow/scripts/code_digest.py --out-dir " + DIGEST_DIR + " {params.commands}"
+        "python workflow/scripts/code_digest.py --out-dir {params.out_dir} --log {log}"
+        " {params.commands}"
 
 
 ALL_TARGETS.extend(rules.code_digests.output)

@@ -39,7 +39,7 @@ ALL_TARGETS = []
 ENV = "../envs/mwzrepro.yaml"
 
 
-# The commands whose code some job depends on (rule code_digests writes their listings).
+# The commands whose code some job depends on (code.smk writes their listings).
 CODE_COMMANDS = set()
 
 
@@ -53,7 +53,7 @@ def code(command):
     """The code inputs of a job running `mwzrepro <command>`: its source files, so an edit
     reruns exactly the jobs whose process loads the edited module (Snakemake compares file
     times, which costs little). In template mode (the generated dvc.yaml) instead the listing
-    of their hashes that rule code_digests writes (workflow/scripts/code_digest.py): one DVC
+    of their hashes that the code_digests job writes (workflow/scripts/code_digest.py): one DVC
     dependency entry per stage instead of one per source file. (A Snakemake job cannot read
     the listing: rewriting it would rerun every job.)"""
     CODE_COMMANDS.add(command)

@@ -60,9 +60,7 @@ for _family in STATS_FAMILIES:
 
 rule stats_bootstrap:
     input:
-        replicates=expand(
-            "data/interim/stats/{{version}}/{family}.parquet", family=STATS_FAMILIES
-        ),
+        replicates=expand("data/interim/stats/{{version}}/{family}.parquet", family=STATS_FAMILIES),
         code=code("stats-bootstrap"),
     output:
         ci=multiext("results/tables/stats_ci_{version}", ".md", ".csv", ".tex"),
@@ -86,9 +84,7 @@ rule stats_bootstrap:
         ENV
     params:
         args=options("stats"),
-        replicates=lambda wildcards, input: " ".join(
-            f"--replicates {p}" for p in input.replicates
-        ),
+        replicates=lambda wildcards, input: " ".join(f"--replicates {p}" for p in input.replicates),
     shell:
         "mwzrepro stats-bootstrap --version {wildcards.version}"
         " {params.replicates} {params.args} --tables-dir results/tables --plots-dir results/plots"

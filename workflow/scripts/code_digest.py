@@ -24,7 +24,7 @@ is written only when its text changes.
   are a final target (``rule all``), and ``mwzrepro record/sync STAGE`` add rule
   ``code_digests`` to their Snakemake targets.
 
-Usage: ``python workflow/scripts/code_digest.py --out-dir data/code-deps COMMAND...``
+Usage: ``python workflow/scripts/code_digest.py --out-dir data/code-deps [--log FILE] COMMAND...``
 (``sha1sum -c data/code-deps/<command>.sha1`` checks a listing).
 """
 
@@ -83,13 +83,19 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, default=Path(DIGEST_DIR))
     parser.add_argument("--src", default="src")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="Also write which listings changed here (parents created).")
     parser.add_argument("commands", nargs="+")
     args = parser.parse_args(argv)
     try:
-        write_listings(args.commands, args.out_dir, args.src)
+        written = write_listings(args.commands, args.out_dir, args.src)
     except (KeyError, ValueError, OSError) as exc:
         print(f"code_digest.py: {exc}", file=sys.stderr)
         return 1
+    if args.log is not None:
+        args.log.parent.mkdir(parents=True, exist_ok=True)
+        args.log.write_text(f"{len(args.commands)} listings, changed: "
+                            f"{' '.join(p.stem for p in written) or 'none'}\n", encoding="utf-8")
     return 0
 
 
