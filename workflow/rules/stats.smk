@@ -3,7 +3,6 @@
 # and ranked metrics come from the library's catalog (mwzrepro.stats.catalog).
 from mwzrepro.stats.catalog import METRICS, RANKED_METRICS
 
-STATS_FIGURES = [m.key for m in METRICS]
 STATS_RANKED = list(RANKED_METRICS)
 # The reference styles' BLEU (Table 4) is a ranking condition where the workflow builds it.
 STATS_STYLES = [rules.tables_bleu_styles.output.metrics] if BLEU_STYLE_TABLES else []
@@ -29,6 +28,8 @@ STATS_FAMILY_DIRS = {
     "dst": "--dst-dir results/scores/dst/{version}",
 }
 STATS_SYSTEMS = " ".join(f"--system {s}" for s in sorted(SYSTEMS))
+# Each family's job also writes its figures' pairwise significance tables and heat maps.
+STATS_FAMILY_FIGURES = {f: [m.key for m in METRICS if m.source == f] for f in STATS_FAMILIES}
 
 for _family in STATS_FAMILIES:
 
@@ -40,7 +41,19 @@ for _family in STATS_FAMILIES:
             scores=STATS_FAMILY_INPUTS[_family],
             code=code("stats-resample"),
         output:
-            f"data/interim/stats/{{version}}/{_family}.parquet",
+            replicates=f"data/interim/stats/{{version}}/{_family}.parquet",
+            sig=expand(
+                "results/tables/stats_significance_{{version}}_{f}{e}",
+                f=STATS_FAMILY_FIGURES[_family],
+                e=[".md", ".csv", ".tex"],
+            ),
+            heatmaps=[
+                report_svg(p, "stats_significance.rst")
+                for p in expand(
+                    "results/plots/stats_significance_{{version}}_{f}.svg",
+                    f=STATS_FAMILY_FIGURES[_family],
+                )
+            ],
         log:
             f"logs/stats-resample/{_family}-{{version}}.log",
         conda:
@@ -55,7 +68,8 @@ for _family in STATS_FAMILIES:
         shell:
             "mwzrepro stats-resample --version {wildcards.version} --family {params.family}"
             " --references {input.references} {params.systems} {params.dirs}"
-            " {params.args} --out {output} --log {log}"
+            " {params.args} --out {output.replicates} --tables-dir results/tables"
+            " --plots-dir results/plots --log {log}"
 
 
 rule stats_bootstrap:
@@ -66,17 +80,6 @@ rule stats_bootstrap:
         ci=multiext("results/tables/stats_ci_{version}", ".md", ".csv", ".tex"),
         adjacent=multiext("results/tables/stats_adjacent_{version}", ".md", ".csv", ".tex"),
         pairs="results/tables/stats_pairs_{version}.csv",
-        sig=expand(
-            "results/tables/stats_significance_{{version}}_{f}{e}",
-            f=STATS_FIGURES,
-            e=[".md", ".csv", ".tex"],
-        ),
-        heatmaps=[
-            report_svg(p, "stats_significance.rst")
-            for p in expand(
-                "results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES
-            )
-        ],
         metrics="results/metrics/stats_{version}.json",
     log:
         "logs/stats-bootstrap/{version}.log",
@@ -87,7 +90,7 @@ rule stats_bootstrap:
         replicates=lambda wildcards, input: " ".join(f"--replicates {p}" for p in input.replicates),
     shell:
         "mwzrepro stats-bootstrap --version {wildcards.version}"
-        " {params.replicates} {params.args} --tables-dir results/tables --plots-dir results/plots"
+        " {params.replicates} {params.args} --tables-dir results/tables"
         " --metrics {output.metrics} --log {log}"
 
 
@@ -129,3 +132,13 @@ ALL_TARGETS.extend(
     )
 )
 ALL_TARGETS.extend(rules.stats_ranking.output)
+
+# Every per-version statistics output (report_flags.smk: the report's table pages).
+STATS_VERSION_OUTPUTS = [
+    *expand(rules.stats_bootstrap.output, version=VERSIONS),
+    *[
+        p
+        for f in STATS_FAMILIES
+        for p in expand(getattr(rules, f"stats_resample_{f}").output, version=VERSIONS)
+    ],
+]

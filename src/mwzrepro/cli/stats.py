@@ -95,16 +95,25 @@ def _systems(bleu_dir: Path, chosen: tuple[str, ...]) -> list[str]:
 @click_options(StatsParams)
 @click.option("--out", type=PATH, required=True,
               help="stats_replicates Parquet to write (each figure on every resample).")
+@click.option("--tables-dir", type=PATH, required=True,
+              help="Writes stats_significance_<v>_<figure> (.md/.csv/.tex) of the family's "
+              "figures.")
+@click.option("--plots-dir", type=PATH, required=True,
+              help="Writes stats_significance_<v>_<figure>.svg heat maps of its figures.")
 @log_option
 def stats_resample(version: str, family: str, references: Path, systems: tuple[str, ...],
                    predictions_dir: Path | None, bleu_dir: Path | None,
                    success_dir: Path | None, dst_dir: Path | None, out: Path,
-                   log_file: Path | None, **kw: Any) -> None:
+                   tables_dir: Path, plots_dir: Path, log_file: Path | None,
+                   **kw: Any) -> None:
     """One metric family's figures on the version's shared bootstrap resamples, for every
-    system (read by stats-bootstrap; an Inform/Success change resamples only that family)."""
+    system, and their pairwise significance tables and heat maps (the rest is
+    stats-bootstrap's; an Inform/Success change resamples only that family)."""
     from mwzrepro.core.io import read_table
     from mwzrepro.stats.bootstrap import Resampler
+    from mwzrepro.stats.catalog import METRICS
     from mwzrepro.stats.family import family_replicates, load_family, write_replicates
+    from mwzrepro.stats.report import significance_sheets
 
     log = setup_logging(log_file)
     params = from_options(StatsParams, kw, "stats")
@@ -114,8 +123,22 @@ def stats_resample(version: str, family: str, references: Path, systems: tuple[s
                               success_dir=success_dir, dst_dir=dst_dir, log=log)
     resampler = Resampler.from_params(refs["dialogue_id"], params)
     results = family_replicates(stats, resampler, params.confidence)
+    keys = [m.key for m in METRICS if m.source == family]
+    _write_sheets(significance_sheets(version, results, sigs, params, keys), version,
+                  tables_dir, plots_dir)
     write_replicates(out, version, family, results, sigs, len(resampler.dialogue_ids))
     log.info("stats %s %s: %d figures resampled", version, family, len(results))
+
+
+def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path) -> None:
+    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet."""
+    from mwzrepro.core.tables import render_table
+    from mwzrepro.stats.plots import plot_significance
+
+    for key, sheet in sheets.items():
+        stem = f"stats_significance_{version}_{key}"
+        render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
+        plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
 
 
 @click.command("stats-bootstrap")
@@ -124,22 +147,19 @@ def stats_resample(version: str, family: str, references: Path, systems: tuple[s
               help="stats-resample output of one family (repeatable: every family).")
 @click_options(StatsParams)
 @click.option("--tables-dir", type=PATH, required=True,
-              help="Writes stats_ci_<v>, stats_adjacent_<v>, stats_significance_<v>_<figure> "
-              "(.md/.csv/.tex) and stats_pairs_<v>.csv.")
-@click.option("--plots-dir", type=PATH, required=True,
-              help="Writes stats_significance_<v>_<figure>.svg heat maps.")
+              help="Writes stats_ci_<v>, stats_adjacent_<v> (.md/.csv/.tex) and "
+              "stats_pairs_<v>.csv.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @log_option
 def stats_bootstrap(version: str, replicates: tuple[Path, ...], tables_dir: Path,
-                    plots_dir: Path, metrics: Path, log_file: Path | None, **kw: Any) -> None:
+                    metrics: Path, log_file: Path | None, **kw: Any) -> None:
     """95 % intervals (paired bootstrap over test dialogues) of BLEU, Inform, Success (both
-    settings), JGA and FGA(λ) for every system of one version, pairwise significance tables
-    and heat maps, and the significance of each step of each ranking, from every family's
-    stats-resample output."""
+    settings), JGA and FGA(λ) for every system of one version, every pair's test and the
+    significance of each step of each ranking, from every family's stats-resample output
+    (which wrote the pairwise significance tables and heat maps)."""
     from mwzrepro.core.io import write_json, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.stats.family import read_replicates
-    from mwzrepro.stats.plots import plot_significance
     from mwzrepro.stats.report import version_report
 
     log = setup_logging(log_file)
@@ -152,10 +172,6 @@ def stats_bootstrap(version: str, replicates: tuple[Path, ...], tables_dir: Path
     write_text(rep.pairs.to_csv(index=False, lineterminator="\n",
                                 float_format=lambda x: repr(float(x))),
                tables_dir / f"stats_pairs_{version}.csv")
-    for key, sheet in rep.matrices.items():
-        stem = f"stats_significance_{version}_{key}"
-        render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
-        plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
     write_json(rep.metrics, metrics)
     for key, (sig, n) in rep.adjacent_counts.items():
         log.info("stats %s %s: %d of %d adjacent steps significant", version, key, sig, n)

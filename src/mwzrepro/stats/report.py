@@ -33,8 +33,8 @@ from mwzrepro.stats.tables import (
     tau_table,
 )
 
-__all__ = ["Sheet", "VersionReport", "version_report", "RankingReport", "ranking_report",
-           "test_signature"]
+__all__ = ["Sheet", "VersionReport", "version_report", "significance_sheets", "RankingReport",
+           "ranking_report", "test_signature"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,66 @@ def test_signature(label: str, upstream: str, params: StatsParams,
     return Signature(f"{label}-sig", fields).format()
 
 
+def _figure_meta(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                 signatures: Mapping[str, Sequence[str]], params: StatsParams) -> dict[str, dict]:
+    """Metric, condition, title and interval/test signatures of every figure of ``results``
+    (raises SignatureMismatch when its systems were scored with different settings)."""
+    meta: dict[str, dict] = {}
+    for m in METRICS:
+        if m.key not in results:
+            continue
+        sigs = [s for s in signatures.get(m.key, []) if s]
+        if sigs:
+            check_compatible(sigs, vary=m.vary, where=f"{version} {m.key}")
+        upstream = sigs[0] if sigs else ""
+        label = m.title(params.fga_lambda)
+        name = f"FGA({params.fga_lambda:g})" if m.metric == "fga" else RANKED_METRICS[m.metric]
+        meta[m.key] = {"metric": m.metric, "condition": m.condition(version), "title": label,
+                       "signature": interval_signature(name, upstream, params, m.vary),
+                       "test_signature": test_signature(name, upstream, params, m.vary)}
+    return meta
+
+
+def _sheets(version: str, tests: Mapping[str, list[PairTest]],
+            results: Mapping[str, Mapping[str, Replicates]], meta: Mapping[str, dict],
+            params: StatsParams, keys: Sequence[str]) -> dict[str, Sheet]:
+    """The significance sheet of each figure of ``keys`` (an empty one where no system has
+    it), in :data:`~mwzrepro.stats.catalog.METRICS` order."""
+    matrices = {}
+    for m in METRICS:
+        k = m.key
+        if k not in keys:
+            continue
+        if k not in results:
+            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
+            matrices[k] = Sheet(pd.DataFrame({"system": []}), title,
+                                ["No system has this figure."], [], [])
+            continue
+        order = ranking_order(results[k])
+        title = f"Pairwise significance of {meta[k]['title']} on {version} (row − column)"
+        notes = significance_notes(params, f"the {len(tests[k])} pairs") + [
+            f"signature: {meta[k]['test_signature']}"]
+        matrices[k] = Sheet(significance_matrix(tests[k], order, spec(k).decimals), title,
+                            notes, tests[k], order)
+    return matrices
+
+
+def significance_sheets(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                        signatures: Mapping[str, Sequence[str]], params: StatsParams,
+                        keys: Sequence[str]) -> dict[str, Sheet]:
+    """The pairwise significance sheets of the figures ``keys`` alone (what
+    ``stats-resample`` writes for its metric family), equal to :func:`version_report`'s
+    ``matrices`` for those keys; arguments as there.
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
+    """
+    results = {k: results[k] for k in keys if results.get(k)}
+    meta = _figure_meta(version, results, signatures, params)
+    tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
+    return _sheets(version, tests, results, meta, params, keys)
+
+
 def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]],
                    signatures: Mapping[str, Sequence[str]], dialogues: int,
                    params: StatsParams) -> VersionReport:
@@ -97,34 +157,10 @@ def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]]
         mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
     """
     results = {m.key: results[m.key] for m in METRICS if results.get(m.key)}
-    meta: dict[str, dict] = {}
-    for m in METRICS:
-        if m.key not in results:
-            continue
-        sigs = [s for s in signatures.get(m.key, []) if s]
-        if sigs:
-            check_compatible(sigs, vary=m.vary, where=f"{version} {m.key}")
-        upstream = sigs[0] if sigs else ""
-        label = m.title(params.fga_lambda)
-        name = f"FGA({params.fga_lambda:g})" if m.metric == "fga" else RANKED_METRICS[m.metric]
-        meta[m.key] = {"metric": m.metric, "condition": m.condition(version), "title": label,
-                       "signature": interval_signature(name, upstream, params, m.vary),
-                       "test_signature": test_signature(name, upstream, params, m.vary)}
+    meta = _figure_meta(version, results, signatures, params)
     tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
     steps = {k: adjacent_tests(k, reps, params) for k, reps in results.items()}
-    matrices = {}
-    for k, reps in results.items():
-        order = ranking_order(reps)
-        title = f"Pairwise significance of {meta[k]['title']} on {version} (row − column)"
-        notes = significance_notes(params, f"the {len(tests[k])} pairs") + [
-            f"signature: {meta[k]['test_signature']}"]
-        matrices[k] = Sheet(significance_matrix(tests[k], order, spec(k).decimals), title,
-                            notes, tests[k], order)
-    for m in METRICS:
-        if m.key not in results:
-            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
-            matrices[m.key] = Sheet(pd.DataFrame({"system": []}), title,
-                                    ["No system has this figure."], [], [])
+    matrices = _sheets(version, tests, results, meta, params, [m.key for m in METRICS])
     counts = adjacent_counts(steps)
     figures = {}
     for k, reps in results.items():

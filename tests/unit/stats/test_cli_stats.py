@@ -93,11 +93,14 @@ FAMILY_DIRS = {"bleu": ("--predictions-dir", "pred", "--bleu-dir", "bleu"),
 
 
 def _resample(ws: Path, family: str, out: Path, *extra: str):
+    """stats-resample of one family: replicates to ``out``, its significance tables and heat
+    maps to ``out``'s grandparent's tables/ and plots/."""
     dirs = FAMILY_DIRS[family]
     args = ["--version", "v1", "--family", family, "--references", str(ws / "refs.parquet"),
             *[a for s in SYSTEMS for a in ("--system", s)],
             *[str(ws / d) if i % 2 else d for i, d in enumerate(dirs)],
-            "--out", str(out), *extra]
+            "--out", str(out), "--tables-dir", str(out.parent.parent / "tables"),
+            "--plots-dir", str(out.parent.parent / "plots"), *extra]
     return CliRunner().invoke(CMD["stats-resample"], args)
 
 
@@ -110,7 +113,7 @@ def _bootstrap(ws: Path, out: Path, *extra: str) -> None:
         assert res.exit_code == 0, res.output
     args = ["--version", "v1", *[a for f in files for a in ("--replicates", str(f))],
             "--resamples", "200", "--tables-dir", str(out / "tables"),
-            "--plots-dir", str(out / "plots"), "--metrics", str(out / "stats_v1.json"), *extra]
+            "--metrics", str(out / "stats_v1.json"), *extra]
     res = CliRunner().invoke(CMD["stats-bootstrap"], args, catch_exceptions=False)
     assert res.exit_code == 0, res.output
 
@@ -152,9 +155,9 @@ def test_bleu_must_match_the_pipelines_number(workspace: Path, tmp_path: Path):
     df = pd.read_parquet(p)
     df["value"] = df["value"] + 1
     write_table(df, p, "scores")
-    res = _resample(ws, "bleu", tmp_path / "bleu.parquet")
+    res = _resample(ws, "bleu", tmp_path / "out" / "replicates" / "bleu.parquet")
     assert res.exit_code != 0 and "stale" in str(res.exception)
-    assert not (tmp_path / "bleu.parquet").exists()
+    assert not (tmp_path / "out").exists()
 
 
 def test_one_family_resampled_alone_gives_the_same_outputs(workspace: Path, tmp_path: Path):
