@@ -17,7 +17,7 @@ workspace) compares the cold run's outputs with a baseline.
 Usage::
 
     MWZREPRO_MIRROR=../shared/mirror .venv/bin/python benchmarks/loop.py [--jobs 2]
-        [--skip-tests] [--check OUTPUTS.sha1] [--keep DIR]
+        [--skip-tests | --only-tests] [--check OUTPUTS.sha1] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -106,6 +106,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--skip-tests", action="store_true")
+    parser.add_argument("--only-tests", action="store_true",
+                        help="Only the test-suite figures (steps 6).")
     parser.add_argument("--check", type=Path, default=None)
     parser.add_argument("--keep", type=Path, default=None,
                         help="Build in this (new) directory and keep it.")
@@ -114,11 +116,22 @@ def main() -> None:
         os.environ["MWZREPRO_MIRROR"] = str(REPO.parent / "shared" / "mirror")
     tmp = tempfile.TemporaryDirectory(prefix="mwzrepro-loop-")
     root = Path(tmp.name)
-    work = clone(args.keep.resolve() if args.keep else root / "ws")
     print(f"machine: {os.cpu_count()} cores; {' '.join(os.uname()[2:4])}; "
           f"load averages {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("| figure | wall (CPU of all processes) | target | load average before, notes |\n"
           "|---|---|---|---|")
+    if not args.only_tests:
+        pipeline_figures(clone(args.keep.resolve() if args.keep else root / "ws"), args)
+    if args.skip_tests:
+        report("README test command (make test), fresh clone", None, 0, "--skip-tests")
+        report("make test-fast", None, 0, "--skip-tests")
+    else:
+        test_figures(clone(root / "tests"))
+    tmp.cleanup()
+
+
+def pipeline_figures(work: Path, args: argparse.Namespace) -> None:
+    """Steps 2-5 in the fresh clone ``work``."""
     snakemake = [str(BIN / "snakemake"), f"-j{args.jobs}", "--quiet"]
     wall, load, _ = timed(snakemake, work)
     report("cold snakemake from a fresh clone, setup excluded", wall, load, f"-j{args.jobs}")
@@ -143,25 +156,23 @@ def main() -> None:
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
     report("dvc repro back to 90, from the run cache", wall, load,
            f"run {len(ran_stages(out))}, from the run cache {len(cached_stages(out))}")
-    if args.skip_tests:
-        report("README test command (make test), fresh clone", None, 0, "--skip-tests")
-        report("make test-fast", None, 0, "--skip-tests")
+
+
+def test_figures(tests: Path) -> None:
+    """Step 6 in the fresh clone ``tests``; setup excluded: this checkout's venv stands in
+    (``make -o``: not remade)."""
+    (tests / ".venv").symlink_to(BIN.parent)
+    make = ["make", "-o", ".venv/.installed"]
+    wall, load, out = timed([*make, "test"], tests, ok=False)
+    report("README test command (make test), fresh clone", wall, load,
+           (out.strip().splitlines() or ["?"])[-1][:120])
+    has_fast = subprocess.run(["make", "-n", "test-fast"], cwd=tests,
+                              capture_output=True).returncode == 0
+    if has_fast:
+        wall, load, out = timed([*make, "test-fast"], tests, ok=False)
+        report("make test-fast", wall, load, (out.strip().splitlines() or ["?"])[-1][:120])
     else:
-        tests = clone(root / "tests")
-        # setup excluded: this checkout's venv stands in (make -o: not remade)
-        (tests / ".venv").symlink_to(BIN.parent)
-        make = ["make", "-o", ".venv/.installed"]
-        wall, load, out = timed([*make, "test"], tests, ok=False)
-        report("README test command (make test), fresh clone", wall, load,
-               (out.strip().splitlines() or ["?"])[-1][:120])
-        has_fast = subprocess.run(["make", "-n", "test-fast"], cwd=tests,
-                                  capture_output=True).returncode == 0
-        if has_fast:
-            wall, load, out = timed([*make, "test-fast"], tests, ok=False)
-            report("make test-fast", wall, load, (out.strip().splitlines() or ["?"])[-1][:120])
-        else:
-            report("make test-fast", None, 0, "the Makefile has no test-fast target yet")
-    tmp.cleanup()
+        report("make test-fast", None, 0, "the Makefile has no test-fast target yet")
 
 
 if __name__ == "__main__":
