@@ -164,8 +164,11 @@ def test_figures(tests: Path) -> None:
     (tests / ".venv").symlink_to(BIN.parent)
     make = ["make", "-o", ".venv/.installed"]
     wall, load, out = timed([*make, "test"], tests, ok=False)
+    summary = [line for line in out.splitlines() if re.match(r"(FAILED|ERROR) |=+ .* in ", line)]
     report("README test command (make test), fresh clone", wall, load,
-           (out.strip().splitlines() or ["?"])[-1][:120])
+           (summary or out.strip().splitlines() or ["?"])[-1][:120])
+    for line in summary[:-1]:
+        print(f"    {line[:200]}")
     has_fast = subprocess.run(["make", "-n", "test-fast"], cwd=tests,
                               capture_output=True).returncode == 0
     if has_fast:
