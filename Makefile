@@ -42,7 +42,8 @@ test: setup  ## the whole suite on every core (real-data tests need MWZREPRO_MIR
 test-fast: setup  ## unit tests and doctests only (no mirror, no pipeline runs, no servers)
 	pytest -n auto -m "not mirror and not slow and not services" tests/unit src
 
-bench: setup  ## benchmarks: cold, no-op and threshold-change pipeline runs, scoring speed
+bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline runs, scoring speed
+	$(BIN)/python benchmarks/loop.py
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py
 	$(BIN)/python benchmarks/score_public.py

@@ -38,6 +38,7 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/stats.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/code.smk"
 
 
 rule all:

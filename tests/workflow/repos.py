@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 
@@ -185,17 +185,35 @@ def snakemake_summary(ws: Path, targets: list[str]) -> list[dict]:
     return list(csv.DictReader(io.StringIO(out[start:]), delimiter="\t"))
 
 
+def _owner(output: str, owner: dict[str, str]) -> str | None:
+    """The stage whose out is ``output`` or a directory holding it."""
+    path = PurePosixPath(output)
+    for candidate in (path, *path.parents):
+        if str(candidate) in owner:
+            return owner[str(candidate)]
+    return None
+
+
 def stages_of(outputs: set[str], outs: dict[str, list[str]]) -> set[str]:
-    """The stages (of ``outs``: stage → outputs) producing these output files."""
+    """The stages (of ``outs``: stage → outputs, files or directories) producing these output
+    files."""
     owner = {o: s for s, os_ in outs.items() for o in os_}
-    missing = outputs - set(owner)
+    found = {o: _owner(o, owner) for o in outputs}
+    missing = {o for o, s in found.items() if s is None}
     assert not missing, f"outputs of no DVC stage: {sorted(missing)[:5]}"
-    return {owner[o] for o in outputs}
+    return set(found.values())
 
 
 def tracked_files(ws: Path, outs: dict[str, list[str]]) -> dict[str, bytes]:
-    """Bytes of every output of the given stages."""
-    return {o: (ws / o).read_bytes() for os_ in outs.values() for o in os_}
+    """Bytes of every output file of the given stages (the files of a directory out)."""
+    files = {}
+    for os_ in outs.values():
+        for o in os_:
+            path = ws / o
+            members = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() \
+                else [path]
+            files.update({p.relative_to(ws).as_posix(): p.read_bytes() for p in members})
+    return files
 
 
 def build_base(root: Path, mirror: Path) -> tuple[Path, Pipeline, float]:

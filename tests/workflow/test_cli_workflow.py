@@ -69,7 +69,8 @@ def test_record_stages_map_to_rules(fake):
     calls = fake()
     assert invoke("record", "tables-bleu", "tables-standard").exit_code == 0
     assert calls() == [
-        "snakemake --dry-run tables_bleu tables_standard",
+        "snakemake code_digests --cores 1",
+        "snakemake --dry-run tables_bleu tables_standard code_digests",
         "dvc commit --force --no-relink tables-bleu tables-standard --with-deps",
         "dvc status --json tables-bleu tables-standard --with-deps",
     ]
@@ -103,8 +104,8 @@ def test_sync_sequence(fake):
     assert calls() == [
         "dvc pull tables-bleu --with-deps",
         "dvc status --json tables-bleu --with-deps",
-        "snakemake --touch --forceall --cores 1 tables_bleu",
-        "snakemake --dry-run tables_bleu",
+        "snakemake --touch --forceall --cores 1 tables_bleu code_digests",
+        "snakemake --dry-run tables_bleu code_digests",
     ]
 
 

@@ -4,8 +4,13 @@
 unseen-entity test set, the correction, and for Snakemake what reads their outputs), and
 nothing else.
 
+Under DVC a stage depends on its command's code listing (data/code-deps/<command>.sha1,
+workflow/scripts/code_digest.py), not on the source files: `dvc status` first names the
+listings' stage (code-digests) only; once `dvc repro` has rerun it, exactly the loaders.
+
 No data and no run: every output of the DAG is created empty with one timestamp (so
-Snakemake finds nothing to do), `dvc commit` records that state, then the module is edited.
+Snakemake finds nothing to do) except the code listings (written for real), `dvc commit`
+records that state, then the module is edited.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from tests.workflow.dags import (
 pytestmark = pytest.mark.filterwarnings("ignore:_NoneStep.value:DeprecationWarning")
 
 MODULE = "src/mwzrepro/consistency/params.py"
+#: The job writing the code listings (rule code_digests, stage code-digests).
+DIGESTS = "code-digests"
 
 
 def _descendants(jobs: list[dict], roots: set[str]) -> set[str]:
@@ -69,6 +76,12 @@ def edited(tmp_path_factory, jobs):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"")
             os.utime(path, (stamp, stamp))
+    listings = next(j for j in jobs if job_key(j) == DIGESTS)
+    proc = subprocess.run(listings["shellcmd"], shell=True, cwd=ws, capture_output=True,
+                          text=True, env=tool_env())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for out in listings["output"]:
+        os.utime(ws / out, (stamp, stamp))
     dvc_init(ws)
     # --no-relink: keep the files (and their times) as they are, as `mwzrepro record` does.
     proc = subprocess.run(["dvc", "commit", "--force", "--no-relink", "--quiet"], cwd=ws,
@@ -79,26 +92,32 @@ def edited(tmp_path_factory, jobs):
     _edit_a_constant(ws / MODULE)
     planned = {job_key(j) for j in snakemake_jobs(ws, needrun=True)}
     changed = set(dvc_json(ws, "status"))
-    return jobs, planned, changed
+    proc = subprocess.run(["dvc", "repro", "--single-item", DIGESTS], cwd=ws,
+                          capture_output=True, text=True, env=tool_env())
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    relisted = set(dvc_json(ws, "status"))
+    return jobs, planned, changed, relisted
 
 
 def test_snakemake_plans_the_loaders_and_what_reads_them(edited):
-    jobs, planned, _ = edited
+    jobs, planned, _, _ = edited
     loaders = {job_key(j) for j in jobs if MODULE in j["input"]}
     rules = {k.split("@")[0] for k in loaders}
-    assert {"unseen", "correct"} <= rules
+    assert {"unseen", "correct", DIGESTS} <= rules
     # The other loaders read the correction's outputs anyway: nothing outside
-    # {unseen, correct} and what reads them.
+    # {unseen, correct} and what reads them (and the listings' job, which reads every module).
     core = {k for k in loaders if k.split("@")[0] in ("unseen", "correct")}
-    assert loaders <= core | _descendants(jobs, core)
+    assert loaders <= core | _descendants(jobs, core) | {DIGESTS}
     assert planned == loaders | _descendants(jobs, loaders)
     assert not {k for k in planned if k.split("@")[0] in
                 ("ingest", "predictions", "score-bleu", "score-success", "score-dst")}
 
 
 def test_dvc_status_names_exactly_the_loaders(edited):
-    """`dvc status` lists the stages whose own dependencies changed: the loaders (their
-    downstream reruns when `dvc repro` finds their outputs changed)."""
-    jobs, _, changed = edited
+    """`dvc status` lists the stages whose own dependencies changed: the listings' stage, and
+    once it has rerun, exactly the loaders (their downstream reruns when `dvc repro` finds
+    their outputs changed)."""
+    jobs, _, changed, relisted = edited
     loaders = {job_key(j) for j in jobs if MODULE in j["input"]}
-    assert changed == loaders
+    assert changed == {DIGESTS}
+    assert relisted == loaders - {DIGESTS}

@@ -4,6 +4,7 @@ with what a real process loads; and its rules hold on a hand-checkable package."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -18,6 +19,11 @@ sys.path.insert(0, str(SCRIPTS))
 from code_deps import CLI, Package, code_deps, load_closure, registry, run_closure  # noqa: E402
 
 
+#: The one job that runs no mwzrepro command: it writes the code-dependency listings
+#: (workflow/scripts/code_digest.py) from the union of the closures.
+DIGESTS = "code_digests"
+
+
 def _command(job: dict) -> str:
     words = job["shellcmd"].split()
     assert words[0] == "mwzrepro", f"{job['rule']}: runs {words[0]!r}, not mwzrepro"
@@ -25,14 +31,21 @@ def _command(job: dict) -> str:
 
 
 def test_every_step_runs_one_mwzrepro_command(jobs):
-    commands = {_command(j) for j in jobs}
+    commands = {_command(j) for j in jobs if j["rule"] != DIGESTS}
     assert commands <= set(registry(REPO / "src"))
 
 
 def test_code_inputs_equal_the_import_closure(jobs, workspace):
-    """(a) For every job: its inputs under src/ are exactly code_deps(<its command>)."""
+    """(a) For every job: its inputs under src/ are exactly code_deps(<its command>), and the
+    listings' job reads the union of the closures and writes one listing per command."""
     bad = []
+    digests = next(j for j in jobs if j["rule"] == DIGESTS)
+    commands = set()
     for job in jobs:
+        if job["rule"] == DIGESTS:
+            continue
+        command = _command(job)
+        commands.add(command)
         command = _command(job)
         code = sorted(i for i in job["input"] if i.startswith("src/") and i.endswith(".py"))
         expected = sorted(Path(p).relative_to(workspace).as_posix()
@@ -40,6 +53,10 @@ def test_code_inputs_equal_the_import_closure(jobs, workspace):
         if code != expected:
             bad.append(f"{job['rule']} ({command}): only inputs {sorted(set(code) - set(expected))}"
                        f", only closure {sorted(set(expected) - set(code))}")
+    union = {Path(p).relative_to(workspace).as_posix()
+             for c in commands for p in code_deps(c, workspace / "src")}
+    assert {i for i in digests["input"] if i.startswith("src/")} == union
+    assert sorted(digests["output"]) == sorted(f"data/code-deps/{c}.sha1" for c in commands)
     assert not bad, "\n".join(bad)
 
 
@@ -160,3 +177,22 @@ def test_a_broken_import_is_named(tiny):
     (tiny / "mwzrepro/lib/y.py").write_text("from mwzrepro.lib import gone\n")
     with pytest.raises(ValueError, match=r"y.py:1: imports mwzrepro.lib.gone"):
         run_closure("b", tiny)
+
+
+def test_a_listing_changes_exactly_with_its_closure(tiny, tmp_path):
+    """The code listing of a command (workflow/scripts/code_digest.py, what each DVC stage
+    depends on) changes when a file of its closure changes, and only then."""
+    from code_digest import write_listings
+
+    out = tmp_path / "listings"
+    write_listings(["a", "b"], out, str(tiny))
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    assert sorted(before) == ["a.sha1", "b.sha1"]
+    line = before["b.sha1"].splitlines()[-1]
+    assert line.split("  ") == [hashlib.sha1(b"def run(): ...").hexdigest(),
+                                (tiny / "mwzrepro/lib/y.py").as_posix()]
+    (tiny / "mwzrepro/lib/y.py").write_text("def run(): return 1\n")  # b loads y, a does not
+    assert write_listings(["a", "b"], out, str(tiny)) == [out / "b.sha1"]
+    (tiny / "mwzrepro/lib/z.py").write_text("X = 1\n")  # a's helper loads z, b does not
+    assert write_listings(["a", "b"], out, str(tiny)) == [out / "a.sha1"]
+    assert write_listings(["a", "b"], out, str(tiny)) == []

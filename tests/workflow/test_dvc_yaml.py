@@ -43,17 +43,65 @@ def test_dvc_yaml_is_generated_and_current(workspace):
     run_script("make_dvc_yaml.py", "--check", "--workdir", str(workspace), cwd=workspace)
 
 
+def _deps_cover(deps: list[str], job: dict, dir_files: dict[str, set[str]]) -> list[str]:
+    """What is wrong with ``deps`` as the DVC record of a job's inputs: the package source
+    files of its command are one entry, its listing data/code-deps/<command>.sha1 (the
+    listings' own job, code_digests, depends on the package directory instead); every other
+    input is a dep or lies in exactly one directory dep, a directory output of another stage
+    (``dir_files``: directory -> the files it holds) all of whose files the job reads."""
+    code = [i for i in job["input"] if i.startswith("src/") and i.endswith(".py")]
+    rest = [i for i in job["input"] if i not in code]
+    if job["rule"] == "code_digests":
+        expected_code = ["src/mwzrepro"]
+    else:
+        expected_code = [f"data/code-deps/{job['shellcmd'].split()[1]}.sha1"]
+    bad = [] if set(expected_code) <= set(deps) else [f"no {expected_code}"]
+    deps = [d for d in deps if d not in expected_code]
+    for d in deps:
+        if d in rest:
+            continue
+        if d not in dir_files or not dir_files[d] <= set(rest):
+            bad.append(f"dep {d} is not an input nor a directory of inputs")
+    for i in rest:
+        if sum(i == d or (d in dir_files and i in dir_files[d]) for d in deps) != 1:
+            bad.append(f"input {i} not recorded once")
+    if len(deps) != len(set(deps)):
+        bad.append("a dep listed twice")
+    return bad
+
+
+def _outs_cover(outs: list[str], outputs: list[str], others: set[str]) -> list[str]:
+    """What is wrong with ``outs`` as the DVC record of a job's ``outputs``: each output is an
+    out or lies in exactly one directory out; a directory out holds two or more of them and
+    no path of another job (``others``)."""
+    bad = []
+    for o in outputs:
+        if sum(o == d or PurePosixPath(o).is_relative_to(d) for d in outs) != 1:
+            bad.append(f"{o} not recorded once")
+    for d in outs:
+        if d in outputs:
+            continue
+        inside = [o for o in outputs if PurePosixPath(o).is_relative_to(d)]
+        if len(inside) < 2 or any(PurePosixPath(p).is_relative_to(d) for p in others):
+            bad.append(f"directory out {d}")
+    return bad
+
+
 def test_stages_are_the_jobs(jobs, stages):
-    """One stage per Snakemake job, named after its rule and wildcards, with the job's outputs,
-    inputs and (after DVC interpolates params.yaml) the job's argv."""
+    """One stage per Snakemake job, named after its rule and wildcards, with the job's outputs
+    (several of one job's files in a directory only that job writes may be one directory
+    out), inputs (the source files of its command as the command's listing) and (after DVC
+    interpolates params.yaml) the job's argv."""
     assert set(stages) == {job_key(j) for j in jobs}
     bad = []
+    dir_files = {d: {o for o in j["output"] if PurePosixPath(o).is_relative_to(d)}
+                 for j in jobs for d in stages[job_key(j)].outs if d not in j["output"]}
     for job in jobs:
         stage = stages[job_key(job)]
-        if stage.outs != job["output"]:
-            bad.append(f"{stage.name}: outs differ")
-        if stage.deps != list(dict.fromkeys(job["input"])):
-            bad.append(f"{stage.name}: deps differ")
+        others = {p for j in jobs if j is not job for p in (*j["output"], *j["input"])}
+        others -= set(job["output"])
+        bad += [f"{stage.name}: {b}" for b in _outs_cover(stage.outs, job["output"], others)]
+        bad += [f"{stage.name}: {b}" for b in _deps_cover(stage.deps, job, dir_files)]
         if shlex.split(stage.cmd) != shlex.split(job["shellcmd"]):
             bad.append(f"{stage.name}: commands differ")
     assert not bad, "\n".join(bad)

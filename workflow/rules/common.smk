@@ -7,6 +7,7 @@ import os
 import yaml
 
 from code_deps import code_deps
+from code_digest import DIGEST_DIR, digest_path
 from dvc_template import TEMPLATE_ENV, is_structural, placeholder, placeholders, to_marker
 from workflow_params import area_model
 
@@ -38,11 +39,27 @@ ALL_TARGETS = []
 ENV = "../envs/mwzrepro.yaml"
 
 
-def code(command):
+# The commands whose code some job depends on (code.smk writes their listings).
+CODE_COMMANDS = set()
+
+
+def code_files(command):
     """The package source files `mwzrepro <command>` may load, derived from the import graph
-    (workflow/scripts/code_deps.py): inputs of the step, so an edit reruns exactly the steps
-    whose process loads the edited module. Cached under .snakemake/ by the sources' hash."""
+    (workflow/scripts/code_deps.py). Cached under .snakemake/ by the sources' hash."""
     return code_deps(command, "src", cache=".snakemake/mwzrepro-code-deps.json")
+
+
+def code(command):
+    """The code inputs of a job running `mwzrepro <command>`: its source files, so an edit
+    reruns exactly the jobs whose process loads the edited module (Snakemake compares file
+    times, which costs little). In template mode (the generated dvc.yaml) instead the listing
+    of their hashes that the code_digests job writes (workflow/scripts/code_digest.py): one DVC
+    dependency entry per stage instead of one per source file. (A Snakemake job cannot read
+    the listing: rewriting it would rerun every job.)"""
+    CODE_COMMANDS.add(command)
+    if TEMPLATE:
+        return [digest_path(command)]
+    return code_files(command)
 
 
 def raw(source_id):

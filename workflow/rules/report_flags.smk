@@ -48,7 +48,7 @@ def report_sources():
     """{page name: source file}: every table (.md, or .csv where no .md exists) and every
     plot-data CSV of ALL_TARGETS (call it once every rules file has added its targets)."""
     # The per-version statistics tables are built for their metrics JSON (in ALL_TARGETS).
-    stats = expand(rules.stats_bootstrap.output, version=VERSIONS)
+    stats = STATS_VERSION_OUTPUTS  # stats.smk
     targets = sorted({str(t) for t in list(ALL_TARGETS) + stats})
     tables = {}
     for t in targets:

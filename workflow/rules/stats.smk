@@ -1,39 +1,85 @@
 # Rules of the stats area: seeded paired bootstrap confidence intervals and significance per
-# version (stats-bootstrap), ranking stability across conditions (stats-ranking). The figures
+# version (stats-resample per metric family, stats-bootstrap assembling them), ranking stability across conditions (stats-ranking). The figures
 # and ranked metrics come from the library's catalog (mwzrepro.stats.catalog).
 from mwzrepro.stats.catalog import METRICS, RANKED_METRICS
 
-STATS_FIGURES = [m.key for m in METRICS]
 STATS_RANKED = list(RANKED_METRICS)
 # The reference styles' BLEU (Table 4) is a ranking condition where the workflow builds it.
 STATS_STYLES = [rules.tables_bleu_styles.output.metrics] if BLEU_STYLE_TABLES else []
 
 
+# One resampling job per (metric family, version), one rule per family (their inputs differ):
+# an Inform/Success change reruns stats_resample_success and the assembly only
+# (mwzrepro.stats.family).
+STATS_FAMILIES = list(dict.fromkeys(m.source for m in METRICS))
+STATS_FAMILY_INPUTS = {
+    "bleu": [
+        *expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        *expand("results/scores/bleu/{{version}}/{system}.parquet", system=SYSTEMS),
+    ],
+    "success": expand(
+        "results/scores/success/{{version}}/{system}.dialogues.parquet", system=SYSTEMS
+    ),
+    "dst": expand("results/scores/dst/{{version}}/{system}.parquet", system=SYSTEMS),
+}
+STATS_FAMILY_DIRS = {
+    "bleu": "--predictions-dir data/interim/predictions --bleu-dir results/scores/bleu/{version}",
+    "success": "--success-dir results/scores/success/{version}",
+    "dst": "--dst-dir results/scores/dst/{version}",
+}
+STATS_SYSTEMS = " ".join(f"--system {s}" for s in sorted(SYSTEMS))
+# Each family's job also writes its figures' pairwise significance tables and heat maps.
+STATS_FAMILY_FIGURES = {f: [m.key for m in METRICS if m.source == f] for f in STATS_FAMILIES}
+
+for _family in STATS_FAMILIES:
+
+    rule:
+        name:
+            f"stats_resample_{_family}"
+        input:
+            references="data/interim/{version}/test/references.parquet",
+            scores=STATS_FAMILY_INPUTS[_family],
+            code=code("stats-resample"),
+        output:
+            replicates=f"data/interim/stats/{{version}}/{_family}.parquet",
+            sig=expand(
+                "results/tables/stats_significance_{{version}}_{f}{e}",
+                f=STATS_FAMILY_FIGURES[_family],
+                e=[".md", ".csv", ".tex"],
+            ),
+            heatmaps=[
+                report_svg(p, "stats_significance.rst")
+                for p in expand(
+                    "results/plots/stats_significance_{{version}}_{f}.svg",
+                    f=STATS_FAMILY_FIGURES[_family],
+                )
+            ],
+        log:
+            f"logs/stats-resample/{_family}-{{version}}.log",
+        conda:
+            ENV
+        # The shell command is evaluated when the job runs (after the loop): everything that
+        # depends on the family goes through params, evaluated here.
+        params:
+            family=_family,
+            dirs=STATS_FAMILY_DIRS[_family],
+            systems=STATS_SYSTEMS,
+            args=options("stats"),
+        shell:
+            "mwzrepro stats-resample --version {wildcards.version} --family {params.family}"
+            " --references {input.references} {params.systems} {params.dirs}"
+            " {params.args} --out {output.replicates} --tables-dir results/tables"
+            " --plots-dir results/plots --log {log}"
+
+
 rule stats_bootstrap:
     input:
-        references="data/interim/{version}/test/references.parquet",
-        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
-        bleu=expand("results/scores/bleu/{{version}}/{system}.parquet", system=SYSTEMS),
-        success=expand(
-            "results/scores/success/{{version}}/{system}.dialogues.parquet", system=SYSTEMS
-        ),
-        dst=expand("results/scores/dst/{{version}}/{system}.parquet", system=SYSTEMS),
+        replicates=expand("data/interim/stats/{{version}}/{family}.parquet", family=STATS_FAMILIES),
         code=code("stats-bootstrap"),
     output:
         ci=multiext("results/tables/stats_ci_{version}", ".md", ".csv", ".tex"),
         adjacent=multiext("results/tables/stats_adjacent_{version}", ".md", ".csv", ".tex"),
         pairs="results/tables/stats_pairs_{version}.csv",
-        sig=expand(
-            "results/tables/stats_significance_{{version}}_{f}{e}",
-            f=STATS_FIGURES,
-            e=[".md", ".csv", ".tex"],
-        ),
-        heatmaps=[
-            report_svg(p, "stats_significance.rst")
-            for p in expand(
-                "results/plots/stats_significance_{{version}}_{f}.svg", f=STATS_FIGURES
-            )
-        ],
         metrics="results/metrics/stats_{version}.json",
     log:
         "logs/stats-bootstrap/{version}.log",
@@ -41,13 +87,10 @@ rule stats_bootstrap:
         ENV
     params:
         args=options("stats"),
+        replicates=lambda wildcards, input: " ".join(f"--replicates {p}" for p in input.replicates),
     shell:
-        "mwzrepro stats-bootstrap --version {wildcards.version} --references {input.references}"
-        " --predictions-dir data/interim/predictions"
-        " --bleu-dir results/scores/bleu/{wildcards.version}"
-        " --success-dir results/scores/success/{wildcards.version}"
-        " --dst-dir results/scores/dst/{wildcards.version}"
-        " {params.args} --tables-dir results/tables --plots-dir results/plots"
+        "mwzrepro stats-bootstrap --version {wildcards.version}"
+        " {params.replicates} {params.args} --tables-dir results/tables"
         " --metrics {output.metrics} --log {log}"
 
 
@@ -89,3 +132,13 @@ ALL_TARGETS.extend(
     )
 )
 ALL_TARGETS.extend(rules.stats_ranking.output)
+
+# Every per-version statistics output (report_flags.smk: the report's table pages).
+STATS_VERSION_OUTPUTS = [
+    *expand(rules.stats_bootstrap.output, version=VERSIONS),
+    *[
+        p
+        for f in STATS_FAMILIES
+        for p in expand(getattr(rules, f"stats_resample_{f}").output, version=VERSIONS)
+    ],
+]

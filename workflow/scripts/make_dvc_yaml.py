@@ -6,8 +6,18 @@ Snakemake executes, DVC records: each Snakemake rule becomes one DVC stage famil
 same name (``score_bleu`` -> ``score-bleu``), each of its jobs one stage (``foreach`` over the
 jobs' wildcard values, ``score-bleu@mwz21``; a rule with a single job and no wildcards is a
 plain stage). A stage runs exactly the job's shell command, depends on exactly the job's
-inputs (data, the sources registry, and the code files derived from the import graph by
-``code_deps.py``) and outputs exactly the job's outputs. The DAG is read in *template mode*
+inputs and outputs exactly the job's outputs, recorded with as few entries as DVC needs
+(issue 19: DVC hashes, compares and rewrites every entry on every command):
+
+* the code files its command loads (derived from the import graph by ``code_deps.py``) are
+  one entry, the command's listing ``data/code-deps/<command>.sha1`` (``code_digest.py``,
+  stage ``code-digests``);
+* several files of one job in a directory that no other job writes into or reads from
+  without writing it are one directory output (:func:`output_dirs`); ``dvc pull
+  <dir>/<file>`` still fetches one file;
+* a job reading every file of such a directory depends on the directory (:func:`input_dirs`).
+
+The DAG is read in *template mode*
 (``dvc_template.py``): every non-structural ``params.yaml`` value appears in the command as
 ``${block.key}``, which DVC interpolates from ``params.yaml`` and lists under the stage's
 ``params:``. Editing such a value and running ``dvc repro`` (without regenerating) reruns
@@ -27,7 +37,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -130,8 +140,70 @@ def family(jobs: list[dict]) -> dict[str, Any]:
             "do": _stage(cmd, deps, outs, jobs[0]["output"])}
 
 
+def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
+    """Each job's outputs as DVC records them (by index in ``jobs``): every directory that
+    holds two or more of the job's cached outputs and no other path of the DAG (no other
+    job's output, no input that the job does not write) becomes one directory output (the
+    highest such directory, at least two levels deep); ``dvc pull <dir>/<file>`` still
+    fetches one file. ``results/metrics/`` and ``results/plots/`` files (``cache: false``,
+    committed to Git) stay files.
+
+    >>> jobs = [{"output": ["d/s/a.pq", "d/s/b.pq", "d/t.pq"], "input": []},
+    ...         {"output": ["d/u.pq"], "input": ["d/s/a.pq"]}]
+    >>> output_dirs(jobs)
+    {0: ['d/s', 'd/t.pq'], 1: ['d/u.pq']}
+    """
+    owner: dict[str, int] = {}
+    for i, job in enumerate(jobs):
+        for path in job["output"]:
+            owner[path] = i
+    paths = set(owner) | {p for j in jobs for p in j["input"]}
+    under: dict[str, set[str]] = {}
+    for path in paths:
+        parts = PurePosixPath(path).parts
+        for depth in range(2, len(parts)):
+            under.setdefault("/".join(parts[:depth]), set()).add(path)
+    out: dict[int, list[str]] = {}
+    for i, job in enumerate(jobs):
+        mine = set(job["output"])
+        result: list[str] = []
+        for path in job["output"]:
+            parts = PurePosixPath(path).parts
+            chosen = path
+            if not path.startswith(_UNCACHED):
+                for depth in range(2, len(parts)):
+                    d = "/".join(parts[:depth])
+                    inside = under[d]
+                    if len(inside) >= 2 and inside <= mine:
+                        chosen = d
+                        break
+            if chosen not in result:
+                result.append(chosen)
+        out[i] = result
+    return out
+
+
+def input_dirs(inputs: list[str], dirs: dict[str, set[str]]) -> list[str]:
+    """``inputs`` with every directory output of ``dirs`` (directory -> the files it holds)
+    whose files are all among them as the directory: one entry, same files, where the first
+    of them was.
+
+    >>> input_dirs(["a.pq", "d/s/x", "b.pq", "d/s/y", "d/t/z"],
+    ...            {"d/s": {"d/s/x", "d/s/y"}, "d/t": {"d/t/z", "d/t/w"}})
+    ['a.pq', 'd/s', 'b.pq', 'd/t/z']
+    """
+    have = set(inputs)
+    whole = {f: d for d, files in dirs.items() if files <= have for f in files}
+    return list(dict.fromkeys(whole.get(i, i) for i in inputs))
+
+
 def build(jobs: list[dict], params: dict, plots: list) -> dict[str, Any]:
     """The dvc.yaml document for the DAG's jobs (template mode)."""
+    outs = output_dirs(jobs)
+    dirs = {d: {o for o in job["output"] if PurePosixPath(o).is_relative_to(d)}
+            for i, job in enumerate(jobs) for d in outs[i] if d not in job["output"]}
+    jobs = [{**job, "output": outs[i], "input": input_dirs(job["input"], dirs)}
+            for i, job in enumerate(jobs)]
     by_rule: dict[str, list[dict]] = {}
     for job in sorted(jobs, key=lambda j: j["rule_index"]):
         by_rule.setdefault(job["rule"], []).append(job)

@@ -54,6 +54,7 @@ COMMANDS: dict[str, str] = {
     "stats-bootstrap": "mwzrepro.cli.stats:stats_bootstrap",
     "stats-compare": "mwzrepro.cli.stats:stats_compare",
     "stats-ranking": "mwzrepro.cli.stats:stats_ranking",
+    "stats-resample": "mwzrepro.cli.stats:stats_resample",
     "sync": "mwzrepro.cli.workflow:sync",
     "tables-bias": "mwzrepro.cli.bias:tables_bias",
     "tables-bleu": "mwzrepro.cli.bleu:tables_bleu",

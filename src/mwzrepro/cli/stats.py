@@ -1,4 +1,5 @@
-"""Phases ``stats-bootstrap`` (intervals and significance of one version's figures),
+"""Phases ``stats-resample`` (one metric family of one version on the shared resamples),
+``stats-bootstrap`` (intervals and significance of one version's figures),
 ``stats-ranking`` (ranking stability across conditions) and the user command
 ``stats-compare`` (two systems, metric by metric). Issue 14."""
 
@@ -44,52 +45,20 @@ def _load(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
           success_dir: Path, dst_dir: Path, systems: list[str], params: StatsParams,
           log: Any) -> tuple[dict[str, list], dict[str, list[str]], tuple[str, ...]]:
     """Per-dialogue statistics of every figure and system: ``({key: [DialogueStats]},
-    {key: [upstream signature]}, test dialogue ids)``. BLEU and DST figures are checked
-    against the scorer's own numbers."""
-    from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_metadata, read_table
-    from mwzrepro.stats.bleu_stats import BleuReferences
-    from mwzrepro.stats.catalog import METRICS
-    from mwzrepro.stats.units import dst_stats, success_stats
+    {key: [upstream signature]}, test dialogue ids)`` (every family, mwzrepro.stats.family)."""
+    from mwzrepro.core.io import read_table
+    from mwzrepro.stats.family import FAMILIES, load_family
 
     refs = read_table(references, "references")
-    bleu_refs = BleuReferences(refs)
-    stats: dict[str, list] = {m.key: [] for m in METRICS}
-    sigs: dict[str, list[str]] = {m.key: [] for m in METRICS}
-    for system in systems:
-        score_file = bleu_dir / f"{system}.parquet"
-        scores = read_table(score_file, "scores")
-        row = scores[scores["metric"] == "bleu"].iloc[0]
-        b = bleu_refs.stats(read_table(predictions_dir / f"{system}.parquet", "predictions"),
-                            system, str(row["signature"]))
-        if b.point != float(row["value"]):
-            raise InputError(f"{score_file}: BLEU {row['value']!r} differs from the "
-                             f"predictions' {b.point!r}; rescore (stale input?)")
-        stats["bleu"].append(b)
-        sigs["bleu"].append(b.signature)
-        dial_file = success_dir / f"{system}.dialogues.parquet"
-        table = read_table(dial_file, "success_dialogues")
-        meta = read_metadata(dial_file).get("signatures", {})
-        for m in METRICS:
-            if m.source == "success":
-                sig = meta.get(f"{m.metric}/{m.setting}", "")
-                stats[m.key].append(success_stats(table, m.setting, m.metric, system, sig))
-                sigs[m.key].append(sig)
-        dst_file = dst_dir / f"{system}.parquet"
-        turns = read_table(dst_file, "dst_turns")
-        if turns.empty:
-            continue
-        info = read_metadata(dst_file).get("dst", {})
-        for key, metric in (("jga", "jga"), ("fga", "fga")):
-            s = dst_stats(turns, metric, system, params.fga_lambda, info.get("signature", ""))
-            expected = info.get("scores", {}).get("jga") if metric == "jga" else \
-                info.get("scores", {}).get("fga", {}).get(repr(float(params.fga_lambda)))
-            if expected is not None and s.point != 100 * expected:
-                raise InputError(f"{dst_file}: {metric} {expected!r} differs from the turns' "
-                                 f"{s.point / 100!r}")
-            stats[key].append(s)
-            sigs[key].append(s.signature)
-        log.info("stats %s %s: BLEU %.2f, %d DST turns", version, system, b.point, len(turns))
+    stats: dict[str, list] = {}
+    sigs: dict[str, list[str]] = {}
+    for family in FAMILIES:
+        s, g = load_family(family, systems, params, references=refs,
+                           predictions_dir=predictions_dir, bleu_dir=bleu_dir,
+                           success_dir=success_dir, dst_dir=dst_dir, log=log)
+        stats.update(s)
+        sigs.update(g)
+    log.info("stats %s: %d systems loaded", version, len(systems))
     return stats, sigs, tuple(sorted(set(refs["dialogue_id"])))
 
 
@@ -105,47 +74,104 @@ def _systems(bleu_dir: Path, chosen: tuple[str, ...]) -> list[str]:
     return found
 
 
+@click.command("stats-resample")
+@click.option("--version", "version", required=True, help="Dataset version (mwz21).")
+@click.option("--family", type=click.Choice(["bleu", "success", "dst"]), required=True,
+              help="Metric family: bleu (BLEU), success (Inform/Success, both settings) or "
+              "dst (JGA, FGA).")
+@click.option("--references", type=IN_FILE, required=True,
+              help="data/interim/<version>/test/references.parquet (defines the test "
+              "dialogues and the BLEU references).")
+@click.option("--system", "systems", multiple=True, required=True,
+              help="A system (repeatable).")
+@click.option("--predictions-dir", type=IN_DIR, default=None,
+              help="bleu: directory with <system>.parquet prediction tables.")
+@click.option("--bleu-dir", type=IN_DIR, default=None,
+              help="bleu: results/scores/bleu/<version> (<system>.parquet).")
+@click.option("--success-dir", type=IN_DIR, default=None,
+              help="success: results/scores/success/<version> (<system>.dialogues.parquet).")
+@click.option("--dst-dir", type=IN_DIR, default=None,
+              help="dst: results/scores/dst/<version> (<system>.parquet per-turn DST).")
+@click_options(StatsParams)
+@click.option("--out", type=PATH, required=True,
+              help="stats_replicates Parquet to write (each figure on every resample).")
+@click.option("--tables-dir", type=PATH, required=True,
+              help="Writes stats_significance_<v>_<figure> (.md/.csv/.tex) of the family's "
+              "figures.")
+@click.option("--plots-dir", type=PATH, required=True,
+              help="Writes stats_significance_<v>_<figure>.svg heat maps of its figures.")
+@log_option
+def stats_resample(version: str, family: str, references: Path, systems: tuple[str, ...],
+                   predictions_dir: Path | None, bleu_dir: Path | None,
+                   success_dir: Path | None, dst_dir: Path | None, out: Path,
+                   tables_dir: Path, plots_dir: Path, log_file: Path | None,
+                   **kw: Any) -> None:
+    """One metric family's figures on the version's shared bootstrap resamples, for every
+    system, and their pairwise significance tables and heat maps (the rest is
+    stats-bootstrap's; an Inform/Success change resamples only that family)."""
+    from mwzrepro.core.io import read_table
+    from mwzrepro.stats.bootstrap import Resampler
+    from mwzrepro.stats.catalog import METRICS
+    from mwzrepro.stats.family import family_replicates, load_family, write_replicates
+    from mwzrepro.stats.report import significance_sheets
+
+    log = setup_logging(log_file)
+    params = from_options(StatsParams, kw, "stats")
+    refs = read_table(references, "references")
+    stats, sigs = load_family(family, sorted(set(systems)), params, references=refs,
+                              predictions_dir=predictions_dir, bleu_dir=bleu_dir,
+                              success_dir=success_dir, dst_dir=dst_dir, log=log)
+    resampler = Resampler.from_params(refs["dialogue_id"], params)
+    results = family_replicates(stats, resampler, params.confidence)
+    keys = [m.key for m in METRICS if m.source == family]
+    _write_sheets(significance_sheets(version, results, sigs, params, keys), version,
+                  tables_dir, plots_dir)
+    write_replicates(out, version, family, results, sigs, len(resampler.dialogue_ids))
+    log.info("stats %s %s: %d figures resampled", version, family, len(results))
+
+
+def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path) -> None:
+    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet."""
+    from mwzrepro.core.tables import render_table
+    from mwzrepro.stats.plots import plot_significance
+
+    for key, sheet in sheets.items():
+        stem = f"stats_significance_{version}_{key}"
+        render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
+        plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
+
+
 @click.command("stats-bootstrap")
-@_inputs
-@click.option("--system", "systems", multiple=True,
-              help="Only these systems (repeatable; default: every BLEU score file).")
+@click.option("--version", "version", required=True, help="Dataset version (mwz21).")
+@click.option("--replicates", "replicates", type=IN_FILE, multiple=True, required=True,
+              help="stats-resample output of one family (repeatable: every family).")
 @click_options(StatsParams)
 @click.option("--tables-dir", type=PATH, required=True,
-              help="Writes stats_ci_<v>, stats_adjacent_<v>, stats_significance_<v>_<figure> "
-              "(.md/.csv/.tex) and stats_pairs_<v>.csv.")
-@click.option("--plots-dir", type=PATH, required=True,
-              help="Writes stats_significance_<v>_<figure>.svg heat maps.")
+              help="Writes stats_ci_<v>, stats_adjacent_<v> (.md/.csv/.tex) and "
+              "stats_pairs_<v>.csv.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @log_option
-def stats_bootstrap(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
-                    success_dir: Path, dst_dir: Path, systems: tuple[str, ...],
-                    tables_dir: Path, plots_dir: Path, metrics: Path,
-                    log_file: Path | None, **kw: Any) -> None:
+def stats_bootstrap(version: str, replicates: tuple[Path, ...], tables_dir: Path,
+                    metrics: Path, log_file: Path | None, **kw: Any) -> None:
     """95 % intervals (paired bootstrap over test dialogues) of BLEU, Inform, Success (both
-    settings), JGA and FGA(λ) for every system of one version, pairwise significance tables
-    and heat maps, and the significance of each step of each ranking."""
+    settings), JGA and FGA(λ) for every system of one version, every pair's test and the
+    significance of each step of each ranking, from every family's stats-resample output
+    (which wrote the pairwise significance tables and heat maps)."""
     from mwzrepro.core.io import write_json, write_text
     from mwzrepro.core.tables import render_table
-    from mwzrepro.stats.bootstrap import Resampler
-    from mwzrepro.stats.plots import plot_significance
+    from mwzrepro.stats.family import read_replicates
     from mwzrepro.stats.report import version_report
 
     log = setup_logging(log_file)
     params = from_options(StatsParams, kw, "stats")
-    stats, sigs, test_ids = _load(version, references, predictions_dir, bleu_dir, success_dir,
-                                  dst_dir, _systems(bleu_dir, systems), params, log)
-    resampler = Resampler.from_params(test_ids, params)
-    rep = version_report(version, stats, sigs, resampler, params)
+    results, sigs, dialogues = read_replicates(replicates, version, params.confidence)
+    rep = version_report(version, results, sigs, dialogues, params)
     render_table(rep.ci, tables_dir / f"stats_ci_{version}", rep.ci_title, notes=rep.ci_notes)
     render_table(rep.adjacent, tables_dir / f"stats_adjacent_{version}", rep.adjacent_title,
                  decimals={"diff": 2, "p": 4, "p (corr.)": 4}, notes=rep.adjacent_notes)
     write_text(rep.pairs.to_csv(index=False, lineterminator="\n",
                                 float_format=lambda x: repr(float(x))),
                tables_dir / f"stats_pairs_{version}.csv")
-    for key, sheet in rep.matrices.items():
-        stem = f"stats_significance_{version}_{key}"
-        render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
-        plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
     write_json(rep.metrics, metrics)
     for key, (sig, n) in rep.adjacent_counts.items():
         log.info("stats %s %s: %d of %d adjacent steps significant", version, key, sig, n)
@@ -236,4 +262,4 @@ def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_di
                    out)
 
 
-COMMANDS = [stats_bootstrap, stats_ranking, stats_compare]
+COMMANDS = [stats_resample, stats_bootstrap, stats_ranking, stats_compare]

@@ -130,14 +130,21 @@ workdir_option = click.option(
 stages_argument = click.argument("stages", nargs=-1, metavar="[STAGE]...")
 
 
+#: The rule writing the code listings every DVC stage depends on (workflow/rules/code.smk);
+#: no Snakemake job reads them, so a partial run names it as a target of its own.
+CODE_DIGESTS_RULE = "code_digests"
+
+
 def _snakemake_targets(stages: tuple[str, ...]) -> list[str]:
     """Snakemake targets of DVC stages: the rule of the same name (``tables-bleu`` is rule
-    ``tables_bleu``: dvc.yaml is generated from the rules, workflow/scripts/make_dvc_yaml.py)."""
+    ``tables_bleu``: dvc.yaml is generated from the rules, workflow/scripts/make_dvc_yaml.py),
+    plus the code listings' rule (the stages depend on its outputs under DVC only)."""
     bad = [s for s in stages if "@" in s]
     if bad:
         raise WorkflowError(f"give whole stages without a foreach key (e.g. tables-bleu), not "
                             f"{', '.join(bad)}")
-    return [s.replace("-", "_") for s in stages]
+    targets = [s.replace("-", "_") for s in stages]
+    return [*targets, CODE_DIGESTS_RULE] if targets else []
 
 
 def _dvc_targets(stages: tuple[str, ...]) -> list[str]:
@@ -155,6 +162,8 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     STAGE: final stages without foreach (e.g. tables-bleu) to record with everything they
     depend on, when only part of the pipeline was run (default: the whole pipeline).
     """
+    if stages:  # a partial run may not have written the code listings the stages depend on
+        _run(["snakemake", CODE_DIGESTS_RULE, "--cores", "1"], workdir)
     pending = snakemake_plan(workdir, tuple(_snakemake_targets(stages)))
     if pending:
         raise WorkflowError(f"`snakemake -n` still plans {pending} jobs in {workdir}: run "

@@ -61,9 +61,10 @@ class Interval:
 
 @dataclass(frozen=True, eq=False)
 class Replicates:
-    """One system's figure on every resample (``values``, shape (B,)) and its interval."""
+    """One system's figure on every resample (``values``, shape (B,)) and its interval;
+    ``stats`` is None when read back from a ``stats-resample`` file (mwzrepro.stats.family)."""
 
-    stats: DialogueStats
+    stats: DialogueStats | None
     values: np.ndarray
     interval: Interval
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from mwzrepro.core.signature import Signature, check_compatible
-from mwzrepro.stats.bootstrap import Replicates, Resampler, interval_signature
+from mwzrepro.stats.bootstrap import Replicates, interval_signature
 from mwzrepro.stats.catalog import METRICS, RANKED_METRICS, spec
 from mwzrepro.stats.params import StatsParams
 from mwzrepro.stats.ranking import RankComparison, compare_rankings, rank_spread
@@ -32,10 +32,9 @@ from mwzrepro.stats.tables import (
     significance_notes,
     tau_table,
 )
-from mwzrepro.stats.units import DialogueStats
 
-__all__ = ["Sheet", "VersionReport", "version_report", "RankingReport", "ranking_report",
-           "test_signature"]
+__all__ = ["Sheet", "VersionReport", "version_report", "significance_sheets", "RankingReport",
+           "ranking_report", "test_signature"]
 
 
 @dataclass(frozen=True)
@@ -77,30 +76,13 @@ def test_signature(label: str, upstream: str, params: StatsParams,
     return Signature(f"{label}-sig", fields).format()
 
 
-def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
-                   signatures: Mapping[str, Sequence[str]], resampler: Resampler,
-                   params: StatsParams) -> VersionReport:
-    """Intervals and significance of every figure of one version. ``matrices`` has a sheet
-    for every figure of :data:`~mwzrepro.stats.catalog.METRICS` (an empty one where no system
-    has the figure), so the set of files written never depends on the data.
-
-    Args:
-        version: dataset version (``mwz21``).
-        stats: ``{figure key: [DialogueStats of each system]}`` (keys of
-            :data:`mwzrepro.stats.catalog.METRICS`; a key with no system is left out).
-        signatures: the scorers' signatures, same shape; they must agree except on the
-            figure's ``vary`` fields.
-        resampler: the version's shared resamples (same B and seed as ``params``).
-        params: the ``stats`` block.
-
-    Raises:
-        mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
-    """
-    results: dict[str, dict[str, Replicates]] = {}
+def _figure_meta(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                 signatures: Mapping[str, Sequence[str]], params: StatsParams) -> dict[str, dict]:
+    """Metric, condition, title and interval/test signatures of every figure of ``results``
+    (raises SignatureMismatch when its systems were scored with different settings)."""
     meta: dict[str, dict] = {}
     for m in METRICS:
-        items = stats.get(m.key, [])
-        if not items:
+        if m.key not in results:
             continue
         sigs = [s for s in signatures.get(m.key, []) if s]
         if sigs:
@@ -108,25 +90,77 @@ def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
         upstream = sigs[0] if sigs else ""
         label = m.title(params.fga_lambda)
         name = f"FGA({params.fga_lambda:g})" if m.metric == "fga" else RANKED_METRICS[m.metric]
-        results[m.key] = resampler.replicate_all(items, params.confidence)
         meta[m.key] = {"metric": m.metric, "condition": m.condition(version), "title": label,
                        "signature": interval_signature(name, upstream, params, m.vary),
                        "test_signature": test_signature(name, upstream, params, m.vary)}
-    tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
-    steps = {k: adjacent_tests(k, reps, params) for k, reps in results.items()}
+    return meta
+
+
+def _sheets(version: str, tests: Mapping[str, list[PairTest]],
+            results: Mapping[str, Mapping[str, Replicates]], meta: Mapping[str, dict],
+            params: StatsParams, keys: Sequence[str]) -> dict[str, Sheet]:
+    """The significance sheet of each figure of ``keys`` (an empty one where no system has
+    it), in :data:`~mwzrepro.stats.catalog.METRICS` order."""
     matrices = {}
-    for k, reps in results.items():
-        order = ranking_order(reps)
+    for m in METRICS:
+        k = m.key
+        if k not in keys:
+            continue
+        if k not in results:
+            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
+            matrices[k] = Sheet(pd.DataFrame({"system": []}), title,
+                                ["No system has this figure."], [], [])
+            continue
+        order = ranking_order(results[k])
         title = f"Pairwise significance of {meta[k]['title']} on {version} (row − column)"
         notes = significance_notes(params, f"the {len(tests[k])} pairs") + [
             f"signature: {meta[k]['test_signature']}"]
         matrices[k] = Sheet(significance_matrix(tests[k], order, spec(k).decimals), title,
                             notes, tests[k], order)
-    for m in METRICS:
-        if m.key not in results:
-            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
-            matrices[m.key] = Sheet(pd.DataFrame({"system": []}), title,
-                                    ["No system has this figure."], [], [])
+    return matrices
+
+
+def significance_sheets(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                        signatures: Mapping[str, Sequence[str]], params: StatsParams,
+                        keys: Sequence[str]) -> dict[str, Sheet]:
+    """The pairwise significance sheets of the figures ``keys`` alone (what
+    ``stats-resample`` writes for its metric family), equal to :func:`version_report`'s
+    ``matrices`` for those keys; arguments as there.
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
+    """
+    results = {k: results[k] for k in keys if results.get(k)}
+    meta = _figure_meta(version, results, signatures, params)
+    tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
+    return _sheets(version, tests, results, meta, params, keys)
+
+
+def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]],
+                   signatures: Mapping[str, Sequence[str]], dialogues: int,
+                   params: StatsParams) -> VersionReport:
+    """Intervals and significance of every figure of one version. ``matrices`` has a sheet
+    for every figure of :data:`~mwzrepro.stats.catalog.METRICS` (an empty one where no system
+    has the figure), so the set of files written never depends on the data.
+
+    Args:
+        version: dataset version (``mwz21``).
+        results: ``{figure key: {system: Replicates}}`` on the version's shared resamples
+            (same B and seed as ``params``; :func:`mwzrepro.stats.family.family_replicates`),
+            keys of :data:`mwzrepro.stats.catalog.METRICS` (a key with no system left out).
+        signatures: the scorers' signatures, ``{figure key: [signature of each system]}``;
+            they must agree except on the figure's ``vary`` fields.
+        dialogues: number of test dialogues (the resampling unit).
+        params: the ``stats`` block.
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
+    """
+    results = {m.key: results[m.key] for m in METRICS if results.get(m.key)}
+    meta = _figure_meta(version, results, signatures, params)
+    tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
+    steps = {k: adjacent_tests(k, reps, params) for k, reps in results.items()}
+    matrices = _sheets(version, tests, results, meta, params, [m.key for m in METRICS])
     counts = adjacent_counts(steps)
     figures = {}
     for k, reps in results.items():
@@ -136,10 +170,10 @@ def version_report(version: str, stats: Mapping[str, Sequence[DialogueStats]],
                       "pairs": {"tests": len(tests[k]), "significant": sig_pairs},
                       "adjacent": {"tests": counts[k][1], "significant": counts[k][0],
                                    "steps": [t.as_dict() for t in steps[k]]}}
-    metrics = {"version": version, "dialogues": len(resampler.dialogue_ids),
+    metrics = {"version": version, "dialogues": dialogues,
                "params": params.model_dump(), "figures": figures}
     ci_notes = [f"{params.confidence:.0%} percentile intervals, paired bootstrap over the "
-                f"{len(resampler.dialogue_ids)} test dialogues ({params.resamples} resamples, "
+                f"{dialogues} test dialogues ({params.resamples} resamples, "
                 f"seed {params.seed}); ± is half the interval width; bounds in the metrics "
                 "JSON. Dialogues a system does not cover are drawn but count for nothing."]
     ci_notes += [f"{meta[k]['title']}: {meta[k]['signature']}" for k in results]

@@ -88,10 +88,32 @@ def _inputs(ws: Path) -> list[str]:
             "--success-dir", str(ws / "success"), "--dst-dir", str(ws / "dst")]
 
 
+FAMILY_DIRS = {"bleu": ("--predictions-dir", "pred", "--bleu-dir", "bleu"),
+               "success": ("--success-dir", "success"), "dst": ("--dst-dir", "dst")}
+
+
+def _resample(ws: Path, family: str, out: Path, *extra: str):
+    """stats-resample of one family: replicates to ``out``, its significance tables and heat
+    maps to ``out``'s grandparent's tables/ and plots/."""
+    dirs = FAMILY_DIRS[family]
+    args = ["--version", "v1", "--family", family, "--references", str(ws / "refs.parquet"),
+            *[a for s in SYSTEMS for a in ("--system", s)],
+            *[str(ws / d) if i % 2 else d for i, d in enumerate(dirs)],
+            "--out", str(out), "--tables-dir", str(out.parent.parent / "tables"),
+            "--plots-dir", str(out.parent.parent / "plots"), *extra]
+    return CliRunner().invoke(CMD["stats-resample"], args)
+
+
 def _bootstrap(ws: Path, out: Path, *extra: str) -> None:
-    args = _inputs(ws) + ["--resamples", "200", "--tables-dir", str(out / "tables"),
-                          "--plots-dir", str(out / "plots"), "--metrics",
-                          str(out / "stats_v1.json"), *extra]
+    """stats-resample of every family, then stats-bootstrap (as the workflow runs them)."""
+    files = []
+    for family in FAMILY_DIRS:
+        files.append(out / "replicates" / f"{family}.parquet")
+        res = _resample(ws, family, files[-1], "--resamples", "200", *extra)
+        assert res.exit_code == 0, res.output
+    args = ["--version", "v1", *[a for f in files for a in ("--replicates", str(f))],
+            "--resamples", "200", "--tables-dir", str(out / "tables"),
+            "--metrics", str(out / "stats_v1.json"), *extra]
     res = CliRunner().invoke(CMD["stats-bootstrap"], args, catch_exceptions=False)
     assert res.exit_code == 0, res.output
 
@@ -100,7 +122,7 @@ def test_bootstrap_outputs_and_determinism(workspace: Path, tmp_path: Path):
     _bootstrap(workspace, tmp_path / "a")
     _bootstrap(workspace, tmp_path / "b")
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
-                   if p.is_file())
+                   if p.is_file() and p.parent.name != "replicates")
     expected = {f"tables/stats_significance_v1_{m.key}.{ext}" for m in METRICS
                 for ext in ("md", "csv", "tex")}
     expected |= {f"plots/stats_significance_v1_{m.key}.svg" for m in METRICS}
@@ -133,10 +155,42 @@ def test_bleu_must_match_the_pipelines_number(workspace: Path, tmp_path: Path):
     df = pd.read_parquet(p)
     df["value"] = df["value"] + 1
     write_table(df, p, "scores")
-    res = CliRunner().invoke(CMD["stats-bootstrap"], _inputs(ws) + [
-        "--tables-dir", str(tmp_path / "t"), "--plots-dir", str(tmp_path / "p"),
-        "--metrics", str(tmp_path / "m.json")])
+    res = _resample(ws, "bleu", tmp_path / "out" / "replicates" / "bleu.parquet")
     assert res.exit_code != 0 and "stale" in str(res.exception)
+    assert not (tmp_path / "out").exists()
+
+
+def test_one_family_resampled_alone_gives_the_same_outputs(workspace: Path, tmp_path: Path):
+    """Issue 19: each family is resampled in its own process on the shared resamples; the
+    assembled outputs equal resampling every family in one process (stats-compare's loader,
+    the library's own path), figure by figure, and a family file holds only its figures."""
+    from mwzrepro.core.io import read_metadata
+    from mwzrepro.stats.bootstrap import Resampler
+    from mwzrepro.stats.family import family_replicates, read_replicates
+
+    _bootstrap(workspace, tmp_path)
+    files = sorted((tmp_path / "replicates").glob("*.parquet"))
+    figures = {f.stem: list(read_metadata(f)["figures"]) for f in files}
+    assert figures == {"bleu": ["bleu"], "dst": ["jga", "fga"],
+                       "success": ["inform", "success", "inform-optimistic",
+                                   "success-optimistic"]}
+    params = StatsParams(resamples=200)
+    results, sigs, dialogues = read_replicates(files, "v1", params.confidence)
+    assert dialogues == N and list(results) == [m.key for m in METRICS]
+    from mwzrepro.cli.stats import _load
+
+    import logging
+
+    stats, _, ids = _load("v1", workspace / "refs.parquet", workspace / "pred",
+                          workspace / "bleu", workspace / "success", workspace / "dst",
+                          list(SYSTEMS), params, logging.getLogger("test"))
+    together = family_replicates(stats, Resampler(ids, 200, params.seed), params.confidence)
+    for key, reps in together.items():
+        assert list(results[key]) == list(reps), key
+        for system, rep in reps.items():
+            got = results[key][system]
+            assert got.interval == rep.interval, (key, system)
+            assert np.array_equal(got.values, rep.values, equal_nan=True), (key, system)
 
 
 def test_ranking_and_compare(workspace: Path, tmp_path: Path):

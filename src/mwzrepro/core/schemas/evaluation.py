@@ -76,6 +76,18 @@ TABLES: tuple[TableSpec, ...] = (
         inform=Column("bool", "the domain's venues match the goal (Inform)"),
         success=Column("bool", "Inform on all domains and every requested slot given"),
     ),
+    table(
+        "stats_replicates",
+        "One metric family's figures of one version on every bootstrap resample "
+        "(mwzrepro.stats.family; stats-resample): the figure in its unit (BLEU 0-100, rates "
+        "in percent), NaN where the resample misses the system. Full-sample figures, "
+        "signatures and the number of test dialogues in metadata.",
+        ("figure", "system", "resample"),
+        figure=Column("string", "figure key, e.g. 'inform-optimistic'"),
+        system=Column("string", "system name"),
+        resample=Column("int32", "resample index b (0 .. B-1)"),
+        value=Column("float64", "the figure on resample b (NaN: undefined)", True),
+    ),
     # --- tables: dst ---
     table(
         "dst_turns",
