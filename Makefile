@@ -48,4 +48,5 @@ bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline run
 	$(BIN)/python benchmarks/score_all.py
 	$(BIN)/python benchmarks/score_public.py
 	$(BIN)/python benchmarks/score_cli.py
+	$(BIN)/python benchmarks/score_lexicalized.py
 	$(BIN)/python benchmarks/bootstrap.py
