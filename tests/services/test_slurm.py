@@ -73,7 +73,10 @@ def test_bleu_spine_on_slurm(cluster, published, mirror, tmp_path):
         (cluster.account, cluster.partition, "COMPLETED")}, jobs
 
     got = output_hashes(ws)
-    assert sorted(got) == sorted(published.hashes), set(got) ^ set(published.hashes)
-    differ = sorted(p for p in got if got[p] != published.hashes[p])
+    # The local run's code listings (data/code-deps/) are DVC's bookkeeping, written by
+    # `mwzrepro record` after its run, not by the target built here.
+    local = {p: h for p, h in published.hashes.items() if not p.startswith("data/code-deps/")}
+    assert sorted(got) == sorted(local), set(got) ^ set(local)
+    differ = sorted(p for p in got if got[p] != local[p])
     assert not differ, f"SLURM outputs differ from the local run's: {differ}"
     assert planned_jobs(ws, env=env) == ""

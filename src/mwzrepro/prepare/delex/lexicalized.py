@@ -161,7 +161,11 @@ class Delexicalizer:
 
     def __call__(self, text: str, state: Mapping[str, Any] | None = None) -> str:
         """The delexicalized ``text`` (str) given the turn's ``state`` (or None)."""
-        text = _BRACKET_RE.sub(self._bracket, text)
+        while True:                     # nested brackets: innermost first, to a fixpoint
+            unbracketed = _BRACKET_RE.sub(self._bracket, text)
+            if unbracketed == text:
+                break
+            text = unbracketed
         claimed: list[tuple[int, int, str]] = [
             (m.start(), m.end(), "") for m in _BRACKET_RE.finditer(text)]
         for slot, pattern in _PATTERNS:
