@@ -80,24 +80,36 @@ def install_sizes(work: Path) -> dict[str, float]:
     return sizes
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def scorer_arguments(description: str) -> argparse.ArgumentParser:
+    """The options every scorer benchmark takes: --mirror, --system, --mwzrepro, --repeat."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--mirror", type=Path,
                     default=Path(os.environ.get("MWZREPRO_MIRROR", REPO.parent / "shared" /
                                                 "mirror")))
     ap.add_argument("--system", default="ubar")
-    ap.add_argument("--other", default="damd")
     ap.add_argument("--mwzrepro", default=str(REPO / ".venv" / "bin" / "mwzrepro"))
     ap.add_argument("--repeat", type=int, default=3)
+    return ap
+
+
+def scorer_sandbox(work: Path, mirror: Path) -> tuple[Path, dict[str, str]]:
+    """An empty working directory under ``work`` and the scorer's environment: ``mirror`` as
+    data, a fresh resource cache in ``work/cache``."""
+    empty = work / "empty-cwd"
+    empty.mkdir()
+    return empty, {**os.environ, "MWZREPRO_MIRROR": str(mirror.resolve()),
+                   "MWZREPRO_CACHE": str(work / "cache")}
+
+
+def main() -> None:
+    ap = scorer_arguments(__doc__.split("\n\n")[0])
+    ap.add_argument("--other", default="damd")
     ap.add_argument("--install", action="store_true")
     args = ap.parse_args()
     mirror = args.mirror.resolve()
     with tempfile.TemporaryDirectory(prefix="mwzrepro-bench-") as tmp:
         work = Path(tmp)
-        empty = work / "empty-cwd"
-        empty.mkdir()
-        env = {**os.environ, "MWZREPRO_MIRROR": str(mirror),
-               "MWZREPRO_CACHE": str(work / "cache")}
+        empty, env = scorer_sandbox(work, mirror)
         cmd = [args.mwzrepro, "score"]
         mine, other = prediction(mirror, args.system), prediction(mirror, args.other)
         rows = [("first call, cold cache", timed(cmd + [str(mine)], empty, env))]

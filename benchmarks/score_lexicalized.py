@@ -19,7 +19,6 @@ Wall times depend on other load on the machine; the load average is printed with
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -29,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from score_cli import prediction, timed  # noqa: E402
+from score_cli import prediction, scorer_arguments, scorer_sandbox, timed  # noqa: E402
 
 
 def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
@@ -44,21 +43,11 @@ def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mirror", type=Path,
-                    default=Path(os.environ.get("MWZREPRO_MIRROR", REPO.parent / "shared" /
-                                                "mirror")))
-    ap.add_argument("--system", default="ubar")
-    ap.add_argument("--mwzrepro", default=str(REPO / ".venv" / "bin" / "mwzrepro"))
-    ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    args = scorer_arguments(__doc__.split("\n\n")[0]).parse_args()
     mirror = args.mirror.resolve()
     with tempfile.TemporaryDirectory(prefix="mwzrepro-bench-lex-") as tmp:
         work = Path(tmp)
-        empty = work / "empty-cwd"
-        empty.mkdir()
-        env = {**os.environ, "MWZREPRO_MIRROR": str(mirror),
-               "MWZREPRO_CACHE": str(work / "cache")}
+        empty, env = scorer_sandbox(work, mirror)
         cmd = [args.mwzrepro, "score", "--no-result-cache"]
         delex = prediction(mirror, args.system)
         timed(cmd + [str(delex)], empty, env)  # warm-up: builds the resources
