@@ -41,7 +41,7 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     trace = evaluator.explain(data, dialogue_id, setting, predictions_file.name)
     pairs = None
     if kw.get("lexicalized"):
-        from mwzrepro.scorer.lexicalized import format_pairs, lexicalized_pairs
+        from mwzrepro.scorer.lexicalized import format_pairs, lex_state_source, lexicalized_pairs
 
         pairs = lexicalized_pairs(evaluator, data, dialogue_id)
     if fmt == "json":
@@ -51,7 +51,7 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
         click.echo(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         if pairs is not None:
-            click.echo(format_pairs(dialogue_id, pairs, evaluator.lex_source or "gold"))
+            click.echo(format_pairs(dialogue_id, pairs, lex_state_source(data)))
         click.echo(format_trace(trace), nl=False)
 
 

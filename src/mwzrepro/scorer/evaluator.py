@@ -182,7 +182,6 @@ class Evaluator:
         self.allow_missing_turns = allow_missing_turns
         self.strict = strict
         self.lexicalized = lexicalized
-        self.lex_source: str | None = None
         self.resources = load_resources(version, cache_dir, mirror, registry, progress)
 
     # -- public API ---------------------------------------------------------------------
@@ -286,7 +285,7 @@ class Evaluator:
         if self.lexicalized:
             from mwzrepro.scorer.lexicalized import delexicalize_predictions
 
-            data, self.lex_source = delexicalize_predictions(data, self.resources)
+            data, _ = delexicalize_predictions(data, self.resources)
         unknown: Counter[str] = Counter()
         preds, _ = parse_predictions(dict(data), expected, source, allow_missing_turns=True,
                                      unknown_placeholders=unknown,
@@ -353,9 +352,14 @@ class Evaluator:
             if extended is not None:
                 warnings.append(extended.line(source))
         if self.lexicalized:
-            from mwzrepro.scorer.lexicalized import lex_value, lex_warnings, with_lex_signatures
+            from mwzrepro.scorer.lexicalized import (
+                lex_state_source,
+                lex_value,
+                lex_warnings,
+                with_lex_signatures,
+            )
 
-            blocks = with_lex_signatures(blocks, lex_value(self.lex_source or "gold"))
+            blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
             warnings += lex_warnings(self.domain_source, source)
         if per_dialogue:
             blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
