@@ -131,19 +131,24 @@ def check_compatible(signatures: Iterable[str | Signature], vary: Iterable[str] 
             )
 
 
-def add_fields(text: str, fields: Mapping[str, object]) -> str:
+def add_fields(text: str, fields: Mapping[str, object], before_coverage: bool = True) -> str:
     """A formatted signature with ``fields`` added after its own fields, before ``cov`` (the
     coverage stays next to the version): settings recorded outside the function that made
-    the signature (``ph:ext``, ``alt:any``).
+    the signature (``ph:ext``, ``alt:any``). ``before_coverage=False`` appends them after
+    ``cov`` (the scorer's ``lex:`` field, which describes the input as read).
 
     >>> add_fields("BLEU|ver:mwz21|cov:x|v:0.1.0", {"ph": "ext"})
     'BLEU|ver:mwz21|ph:ext|cov:x|v:0.1.0'
+    >>> add_fields("BLEU|ver:mwz21|cov:x|v:0.1.0", {"lex": "1-pred"}, before_coverage=False)
+    'BLEU|ver:mwz21|cov:x|lex:1-pred|v:0.1.0'
     >>> add_fields("BLEU|ver:mwz21|v:0.1.0", {})
     'BLEU|ver:mwz21|v:0.1.0'
     """
     if not fields:
         return text
     sig = Signature.parse(text)
+    if not before_coverage:
+        return Signature(sig.metric, {**sig.fields, **fields}, sig.version).format()
     head = {k: v for k, v in sig.fields.items() if k != "cov"}
     tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
     return Signature(sig.metric, {**head, **fields, **tail}, sig.version).format()

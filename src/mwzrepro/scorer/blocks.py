@@ -54,10 +54,13 @@ def public_signature(text: str, coverage: Coverage) -> str:
     return Signature(sig.metric, {**sig.fields, "cov": cov}, sig.version).format()
 
 
-def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
+def with_signature_fields(block: Any, fields: Mapping[str, str],
+                          before_coverage: bool = True) -> Any:
     """``block`` (a result dataclass with a ``signature`` and maybe a ``fuzzy_signature``, or
-    ``{setting: block}``) with ``fields`` added to its signatures, before ``cov`` (settings of the scorer that the
-    library's signatures do not know: ``ph:ext``, ``alt:any``). No fields: ``block`` itself.
+    ``{setting: block}``) with ``fields`` added to its signatures, before ``cov`` (settings of
+    the scorer that the library's signatures do not know: ``ph:ext``, ``alt:any``), or after
+    it with ``before_coverage=False`` (:func:`mwzrepro.core.signature.add_fields`). No
+    fields: ``block`` itself.
 
     >>> b = with_signature_fields(BleuScore(1.0, "mwz21", "BLEU|ver:mwz21|cov:x|v:0.1.0"),
     ...                           {"ph": "ext"})
@@ -69,8 +72,9 @@ def with_signature_fields(block: Any, fields: Mapping[str, str]) -> Any:
     if not fields or block is None:
         return block
     if isinstance(block, dict):
-        return {k: with_signature_fields(v, fields) for k, v in block.items()}
-    changes = {a: add_fields(getattr(block, a), fields)
+        return {k: with_signature_fields(v, fields, before_coverage)
+                for k, v in block.items()}
+    changes = {a: add_fields(getattr(block, a), fields, before_coverage)
                for a in ("signature", "fuzzy_signature") if getattr(block, a, None)}
     return replace(block, **changes)
 

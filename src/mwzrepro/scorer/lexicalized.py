@@ -7,7 +7,8 @@ The state source follows the Inform/Success rule (spec-standard-evaluation §9.1
 when every turn has a ``state`` object, else ``gold`` (the test set's gold state of the
 turn).
 
->>> add_lex_field("BLEU|ver:mwz21|v:0.1.0", "1-gold")
+>>> from mwzrepro.core.signature import add_fields
+>>> add_fields("BLEU|ver:mwz21|v:0.1.0", {"lex": lex_value("gold")}, before_coverage=False)
 'BLEU|ver:mwz21|lex:1-gold|v:0.1.0'
 >>> lex_state_source({"d": [{"response": "hi", "state": {}}]})
 'pred'
@@ -17,13 +18,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import fields, is_dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.ids import canonical_dialogue_id
-from mwzrepro.core.signature import Signature
 from mwzrepro.prepare.delex.lexicalized import LEX_VERSION, Delexicalizer
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 
@@ -31,8 +30,7 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.resources import VersionResources
 
 __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
-           "lex_warnings",
-           "add_lex_field", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
+           "lex_warnings", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
 
 _DB_DOMAINS = ("restaurant", "hotel", "attraction", "train")
 
@@ -108,26 +106,15 @@ def lex_value(source: str) -> str:
     return f"{LEX_VERSION}-{source}"
 
 
-def add_lex_field(signature: str, value: str) -> str:
-    """``signature`` with ``lex:<value>`` appended to its fields."""
-    sig = Signature.parse(signature)
-    return Signature(sig.metric, {**sig.fields, "lex": value}, sig.version).format()
-
-
 def with_lex_signatures(blocks: dict[str, Any], value: str) -> dict[str, Any]:
-    """The result blocks of one evaluation with ``lex:<value>`` in every signature."""
+    """The result blocks of one evaluation with ``lex:<value>`` at the end of every
+    signature's fields (after ``cov``; :func:`~mwzrepro.scorer.blocks.with_signature_fields`).
+    """
+    from mwzrepro.scorer.blocks import with_signature_fields
 
-    def one(block: Any) -> Any:
-        if isinstance(block, dict):
-            return {k: one(v) for k, v in block.items()}
-        if not is_dataclass(block):
-            return block
-        changes = {f.name: add_lex_field(getattr(block, f.name), value)
-                   for f in fields(block) if f.name.endswith("signature")
-                   and isinstance(getattr(block, f.name), str)}
-        return replace(block, **changes)
-
-    return {k: (v if k == "dialogues" else one(v)) for k, v in blocks.items()}
+    return {k: (v if k == "dialogues"
+                else with_signature_fields(v, {"lex": value}, before_coverage=False))
+            for k, v in blocks.items()}
 
 
 def lexicalized_pairs(evaluator: Any, data: Mapping[str, Any], dialogue_id: str
