@@ -48,10 +48,11 @@ def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
     """Jobs of the DAG of ``targets`` (default target if empty) in ``workdir``.
 
     With ``forceall`` every job of the DAG; otherwise only the jobs that need to run. Each
-    job: ``{"rule", "wildcards": {name: value}, "output": [path], "input": [path],
-    "ancient": [path], "log": [path], "shellcmd", "params": [repr of each non-derived param
-    value, what Snakemake's params trigger hashes], "temp", "directory", "protected"}``,
-    sorted by output; rules without outputs (``rule all``) are left out.
+    job: ``{"rule", "area" (stem of the file defining the rule: ``standard`` for
+    ``workflow/rules/standard.smk``), "wildcards": {name: value}, "output": [path],
+    "input": [path], "ancient": [path], "log": [path], "shellcmd", "params": [repr of each
+    non-derived param value, what Snakemake's params trigger hashes], "temp", "directory",
+    "protected"}``, sorted by output; rules without outputs (``rule all``) are left out.
     """
     from snakemake.io import is_flagged
 
@@ -64,6 +65,7 @@ def dag_jobs(workdir: Path, targets: list[str] | tuple[str, ...] = (),
             out.append(
                 {
                     "rule": job.rule.name,
+                    "area": Path(str(job.rule.snakefile)).stem,
                     "wildcards": dict(job.wildcards_dict),
                     "output": [str(f) for f in job.output],
                     "input": [str(f) for f in job.input],

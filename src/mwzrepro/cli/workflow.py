@@ -2,9 +2,10 @@
 DVC records and shares"; background-snakemake-dvc-ecosystem §1.3 pitfall 4).
 
 * ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, drop
-  the ``dvc.lock`` entries of stages that ``dvc.yaml`` no longer has (``dvc commit`` keeps
-  them, and DVC parses the whole lock file on every command), then ``dvc commit -f
-  --no-relink`` (record every stage's deps/outs in ``dvc.lock`` and the cache without
+  the ``dvc.lock`` entries of stages that their ``dvc.yaml`` no longer has (``dvc commit``
+  keeps them, and DVC parses the whole lock file on every command; the root ``dvc.yaml`` and
+  one per area under :data:`PIPELINES_DIR`), then ``dvc commit -f --no-relink`` (record
+  every stage's deps/outs in every ``dvc.lock`` and the cache without
   rewriting workspace files, so their times stay as Snakemake left them), then check ``dvc
   status`` is clean.
 * ``mwzrepro sync`` — after ``dvc pull`` (or with ``--pull``): check ``dvc status`` is clean,
@@ -95,24 +96,56 @@ def stage_names(dvc_yaml: dict) -> set[str] | None:
     return names
 
 
-def prune_lock(workdir: Path) -> list[str]:
-    """Remove from ``dvc.lock`` the entries of stages not in ``dvc.yaml``; their names."""
+#: Where the area pipelines live, relative to the workspace: ``<area>/dvc.yaml`` and its own
+#: ``dvc.lock`` beside the root ``dvc.yaml`` (generated, workflow/scripts/dvc_pipelines.py).
+PIPELINES_DIR = "workflow/pipelines"
+
+
+def _load_yaml(path: Path) -> dict:
     import yaml
 
-    lock, spec = workdir / "dvc.lock", workdir / "dvc.yaml"
-    if not lock.is_file() or not spec.is_file():
-        return []
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    names = stage_names(yaml.load(spec.read_text(encoding="utf-8"), Loader=loader) or {})
-    doc = yaml.load(lock.read_text(encoding="utf-8"), Loader=loader) or {}
-    stages = doc.get("stages") or {}
-    if names is None:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
+
+
+def pipeline_files(workdir: Path) -> list[Path]:
+    """The workspace's ``dvc.yaml`` files: the root one (if present), then each area's under
+    :data:`PIPELINES_DIR`, sorted."""
+    root = [workdir / "dvc.yaml"] if (workdir / "dvc.yaml").is_file() else []
+    return root + sorted((workdir / PIPELINES_DIR).glob("*/dvc.yaml"))
+
+
+def _prune(lock: Path, names: set[str] | None) -> list[str]:
+    """Remove from ``lock`` the entries of stages not in ``names`` (the whole file when
+    ``names`` is empty); their names."""
+    import yaml
+
+    if not lock.is_file() or names is None:
         return []
+    doc = _load_yaml(lock)
+    stages = doc.get("stages") or {}
     stale = [n for n in stages if n not in names]
-    if stale:
+    if stale and not names:
+        lock.unlink()
+    elif stale:
         doc["stages"] = {n: v for n, v in stages.items() if n in names}
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
         lock.write_text(yaml.dump(doc, Dumper=dumper, sort_keys=False), encoding="utf-8")
+    return stale
+
+
+def prune_lock(workdir: Path) -> list[str]:
+    """Remove from every ``dvc.lock`` of the workspace the entries of stages its ``dvc.yaml``
+    no longer has, and the lock files of area pipelines that no longer exist; the names of
+    the dropped entries."""
+    if not (workdir / "dvc.yaml").is_file():
+        return []
+    stale = []
+    for spec in pipeline_files(workdir):
+        stale += _prune(spec.with_name("dvc.lock"), stage_names(_load_yaml(spec)))
+    for lock in sorted((workdir / PIPELINES_DIR).glob("*/dvc.lock")):
+        if not lock.with_name("dvc.yaml").is_file():
+            stale += _prune(lock, set())
     return stale
 
 
@@ -147,16 +180,25 @@ def _snakemake_targets(stages: tuple[str, ...]) -> list[str]:
     return [*targets, CODE_DIGESTS_RULE] if targets else []
 
 
-def _dvc_targets(stages: tuple[str, ...]) -> list[str]:
-    """DVC targets: the stages and everything they depend on (default: the whole pipeline)."""
-    return [*stages, "--with-deps"] if stages else []
+def _dvc_targets(stages: tuple[str, ...], workdir: Path) -> list[str]:
+    """DVC targets: the stages, each as ``<file>:<stage>`` when an area pipeline defines it
+    (``dvc repro NAME`` looks in ``./dvc.yaml`` only), and everything they depend on
+    (default: the whole pipeline)."""
+    if not stages:
+        return []
+    where: dict[str, str] = {}
+    for spec in reversed(pipeline_files(workdir)):
+        rel = spec.relative_to(workdir).as_posix()
+        for name in _load_yaml(spec).get("stages") or {}:
+            where[name] = name if rel == "dvc.yaml" else f"{rel}:{name}"
+    return [*(where.get(s, s) for s in stages), "--with-deps"]
 
 
 @click.command("record")
 @workdir_option
 @stages_argument
 def record(workdir: Path, stages: tuple[str, ...]) -> None:
-    """After `snakemake`: record the run in dvc.lock (`dvc commit -f --no-relink`).
+    """After `snakemake`: record the run in the dvc.lock files (`dvc commit -f --no-relink`).
 
     Refuses when `snakemake -n` still plans jobs (the outputs would be recorded stale).
     STAGE: final stages without foreach (e.g. tables-bleu) to record with everything they
@@ -172,12 +214,12 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     if stale:
         click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
                    err=True)
-    _run(["dvc", "commit", "--force", "--no-relink", *_dvc_targets(stages)], workdir)
-    changes = dvc_changes(workdir, tuple(_dvc_targets(stages)))
+    _run(["dvc", "commit", "--force", "--no-relink", *_dvc_targets(stages, workdir)], workdir)
+    changes = dvc_changes(workdir, tuple(_dvc_targets(stages, workdir)))
     if changes:
         raise WorkflowError(f"`dvc status` not clean after `dvc commit`: {_summary(changes)}")
-    click.echo("recorded: dvc status is clean; commit dvc.lock and results/metrics to Git, "
-               "then `dvc push`", err=True)
+    click.echo("recorded: dvc status is clean; commit the dvc.lock files and results/metrics "
+               "to Git, then `dvc push`", err=True)
 
 
 @click.command("sync")
@@ -198,8 +240,8 @@ def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...])
     sm_targets = _snakemake_targets(stages)
     if pull:
         _run(["dvc", "pull", *(["--remote", remote] if remote else []),
-              *_dvc_targets(stages)], workdir)
-    changes = dvc_changes(workdir, tuple(_dvc_targets(stages)))
+              *_dvc_targets(stages, workdir)], workdir)
+    changes = dvc_changes(workdir, tuple(_dvc_targets(stages, workdir)))
     if changes:
         raise WorkflowError(f"`dvc status` is not clean in {workdir} ({_summary(changes)}): "
                             "run `dvc pull` (or `dvc checkout`) first, or `dvc repro` if you "

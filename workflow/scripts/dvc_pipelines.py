@@ -1,0 +1,93 @@
+"""The DVC pipeline in several ``dvc.yaml`` files, one per area, each with its own small
+``dvc.lock`` (issue 19: DVC rewrites a stage's whole lock file, a round-trip YAML parse and
+dump, after every stage it runs or restores; with one 230 KB lock that was half of DVC's own
+time in a ``dvc repro``).
+
+* An **area** is the rule file that defines a stage's rule: the stages of
+  ``workflow/rules/standard.smk`` go to ``workflow/pipelines/standard/dvc.yaml``.
+* The **root** ``dvc.yaml`` keeps the top-level ``metrics:`` and ``plots:``, the stages of
+  :data:`ROOT_AREA`, and every stage family with a job whose outputs no other job reads: a
+  plain ``dvc repro`` (whose default target is ``./dvc.yaml``, with everything upstream)
+  still reaches every stage of every file. ``dvc status``, ``dvc commit``, ``dvc pull`` and
+  ``dvc push`` without targets cover every ``dvc.yaml`` of the repository.
+* An area stage runs in the repository root (``wdir``: :data:`WDIR`), so its paths, command
+  and params are written exactly as in the root file; its ``${block.key}`` values come from
+  the root ``params.yaml`` through ``vars:`` (DVC looks for ``params.yaml`` beside the
+  ``dvc.yaml`` otherwise), and DVC records them under ``params.yaml`` as before.
+
+A stage outside the root file is addressed as ``<file>:<stage>``
+(``workflow/pipelines/standard/dvc.yaml:score-success@mwz21``); ``mwzrepro record`` and
+``mwzrepro sync`` resolve stage names themselves (``mwzrepro.cli.workflow``).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Any
+
+from mwzrepro.cli.workflow import PIPELINES_DIR
+
+#: The area whose stages stay in the root ``dvc.yaml`` (workflow/rules/report.smk).
+ROOT_AREA = "report"
+#: An area stage's working directory, relative to its ``dvc.yaml``: the repository root.
+WDIR = "/".join([".."] * (len(PurePosixPath(PIPELINES_DIR).parts) + 1))
+
+
+def pipeline_file(area: str) -> str:
+    """The ``dvc.yaml`` of an area, relative to the repository root.
+
+    >>> pipeline_file("standard")
+    'workflow/pipelines/standard/dvc.yaml'
+    """
+    return f"{PIPELINES_DIR}/{area}/dvc.yaml"
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = PurePosixPath(path).parts
+    return ["/".join(parts[:d]) for d in range(1, len(parts))]
+
+
+def sink_rules(jobs: list[dict]) -> set[str]:
+    """Rules with a job none of whose outputs another job reads (as an input equal to the
+    output, inside it, or holding it).
+
+    >>> sorted(sink_rules([{"rule": "a", "output": ["d/x"], "input": []},
+    ...                    {"rule": "b", "output": ["d/y"], "input": ["d/x"]},
+    ...                    {"rule": "c", "output": ["d/z/w"], "input": ["d/y"]},
+    ...                    {"rule": "e", "output": ["d/v"], "input": ["d/z"]}]))
+    ['e']
+    """
+    inputs = {p for job in jobs for p in job["input"]}
+    holding = {d for p in inputs for d in _ancestors(p)}
+    return {job["rule"] for job in jobs
+            if not any(o in inputs or o in holding or any(d in inputs for d in _ancestors(o))
+                       for o in job["output"])}
+
+
+def _in_root_dir(body: dict[str, Any]) -> dict[str, Any]:
+    """A stage (or ``foreach`` family) of an area file, run in the repository root."""
+    if "do" in body:
+        return {**body, "do": {"wdir": WDIR, **body["do"]}}
+    return {"wdir": WDIR, **body}
+
+
+def split(doc: dict[str, Any], jobs: list[dict], stage_name) -> dict[str, dict[str, Any]]:
+    """The pipeline ``doc`` (``{"stages", "metrics", "plots"}``, every stage in one file) as
+    ``{file: document}``: the root ``dvc.yaml`` first, then one file per area, in the order
+    of the stages. ``jobs`` are the DAG's jobs (``rule``, ``area``, ``input``, ``output``);
+    ``stage_name`` maps a rule to its stage family."""
+    sinks = {stage_name(r) for r in sink_rules(jobs)}
+    area = {stage_name(j["rule"]): j["area"] for j in jobs}
+    root: dict[str, Any] = {}
+    areas: dict[str, dict[str, Any]] = {}
+    for name, body in doc["stages"].items():
+        if area[name] == ROOT_AREA or name in sinks:
+            root[name] = body
+        else:
+            areas.setdefault(pipeline_file(area[name]), {})[name] = _in_root_dir(body)
+    files: dict[str, dict[str, Any]] = {"dvc.yaml": {**doc, "stages": root}}
+    for path, stages in areas.items():
+        uses_params = any("params" in body.get("do", body) for body in stages.values())
+        files[path] = {**({"vars": [f"{WDIR}/params.yaml"]} if uses_params else {}),
+                       "stages": stages}
+    return files
