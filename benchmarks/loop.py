@@ -95,11 +95,11 @@ def report(figure: str, seconds: float | None, load: float, note: str = "") -> N
 
 
 def ran_stages(out: str) -> list[str]:
-    return sorted(set(re.findall(r"Running stage '([^']+)'", out)))
+    return sorted(set(re.findall(r"Running stage '(?:[^':]+:)?([^']+)'", out)))
 
 
 def cached_stages(out: str) -> list[str]:
-    return sorted(set(re.findall(r"Stage '([^']+)' is cached", out)))
+    return sorted(set(re.findall(r"Stage '(?:[^':]+:)?([^']+)' is cached", out)))
 
 
 def main() -> None:

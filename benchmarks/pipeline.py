@@ -14,7 +14,7 @@ Usage:
         [--target T] [--check OUTPUTS.sha1] [--skip-repro] [--keep DIR]
 
 ``--check FILE`` compares the sha1 of every file listed in FILE (``sha1sum`` format, paths
-relative to the workspace; dvc.lock is skipped) with the cold run's outputs and lists the
+relative to the workspace; the dvc.lock files are skipped) with the cold run's outputs and lists the
 differences. ``--target`` limits the run (default: every table, ``rule all``).
 """
 
@@ -91,7 +91,7 @@ def check(work: Path, listing: Path) -> list[str]:
     bad = []
     for line in listing.read_text().splitlines():
         digest, rel = line.split(maxsplit=1)
-        if rel == "dvc.lock":
+        if rel.endswith("dvc.lock"):
             continue
         path = work / rel
         if not path.is_file() or hashlib.sha1(path.read_bytes()).hexdigest() != digest:
@@ -157,7 +157,7 @@ def main() -> None:
         timed([str(BIN / "mwzrepro"), "record"], work)
         set_param(work, "inform.fuzzy_threshold", 85)
         repro, repro_cpu, out = timed([str(BIN / "dvc"), "repro"], work)
-        ran = sorted(set(re.findall(r"Running stage '([^']+)'", out)))
+        ran = sorted(set(re.findall(r"Running stage '(?:[^':]+:)?([^']+)'", out)))
         print(f"dvc repro after inform.fuzzy_threshold 90 -> 85: {repro:7.1f} s wall, "
               f"{repro_cpu:7.1f} s CPU, {len(ran)} stages: {', '.join(ran)}")
     if tmp is not None:

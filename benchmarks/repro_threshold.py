@@ -96,15 +96,15 @@ def stages_run(lines: list[tuple[float, str]], wall: float) -> list[tuple[str, f
     """(stage, start second, seconds until the next stage starts or DVC ends) of every
     ``Running stage`` line: the command plus DVC's bookkeeping for it."""
     starts = [(t, m.group(1)) for t, line in lines
-              if (m := re.search(r"Running stage '([^']+)'", line))]
+              if (m := re.search(r"Running stage '(?:[^':]+:)?([^']+)'", line))]
     ends = [t for t, _ in starts[1:]] + [wall]
     return [(stage, t, end - t) for (t, stage), end in zip(starts, ends)]
 
 
 def cached_stages(lines: list[tuple[float, str]]) -> list[str]:
     """Stages DVC restored from its run cache instead of running them."""
-    return [m.group(1) for _, line in lines if (m := re.search(r"Stage '([^']+)' is cached",
-                                                                 line))]
+    pattern = r"Stage '(?:[^':]+:)?([^']+)' is cached"
+    return [m.group(1) for _, line in lines if (m := re.search(pattern, line))]
 
 
 def main() -> None:

@@ -48,7 +48,9 @@ def copy_workflow(dest: Path, params: dict | None = None) -> Path:
     """Copy the repository's workflow files (:data:`WORKFLOW_FILES`, those present) into
     ``dest``; write ``params`` as ``params.yaml`` if given. Returns ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    # The area pipelines' dvc.lock files record this checkout's run, like the root dvc.lock
+    # (not a workflow file either).
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "dvc.lock")
     for name in WORKFLOW_FILES:
         src = REPO / name
         if src.is_dir():
@@ -93,6 +95,15 @@ def job_key(job: dict) -> str:
 # --- DVC side -------------------------------------------------------------------------------
 
 
+def pipeline_docs(workdir: Path) -> dict[str, dict]:
+    """Every ``dvc.yaml`` of ``workdir`` parsed, by path relative to it: the root one first,
+    then each area's (``workflow/scripts/dvc_pipelines.py``)."""
+    from mwzrepro.cli.workflow import pipeline_files
+
+    return {p.relative_to(workdir).as_posix(): yaml.safe_load(p.read_text())
+            for p in pipeline_files(workdir)}
+
+
 @dataclass
 class Stage:
     """One expanded DVC stage."""
@@ -111,8 +122,8 @@ class Stage:
 
 
 def dvc_stages(workdir: Path) -> list[Stage]:
-    """Every pipeline stage of ``workdir/dvc.yaml`` as DVC resolves it (needs a ``.dvc``
-    directory; see :func:`dvc_init`)."""
+    """Every pipeline stage of the ``dvc.yaml`` files of ``workdir`` as DVC resolves it
+    (needs a ``.dvc`` directory; see :func:`dvc_init`); each runs in ``workdir``."""
     from dvc.dependency.param import ParamsDependency
     from dvc.repo import Repo
     from dvc.stage import PipelineStage
@@ -122,6 +133,7 @@ def dvc_stages(workdir: Path) -> list[Stage]:
         for st in repo.index.stages:
             if not isinstance(st, PipelineStage):
                 continue
+            assert Path(st.wdir) == Path(repo.root_dir), f"{st.addressing} runs in {st.wdir}"
             params: set[str] = set()
             deps = []
             for d in st.deps:

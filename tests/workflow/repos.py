@@ -169,8 +169,9 @@ def timed(fn, *args, **kwargs):
 
 
 def dvc_ran(output: str) -> set[str]:
-    """Stages `dvc repro`/`dvc exp run` executed (its "Running stage 'X':" lines)."""
-    return set(re.findall(r"Running stage '([^']+)'", output))
+    """Stages `dvc repro`/`dvc exp run` executed (its "Running stage 'X':" lines), by name
+    (an area pipeline's stage is addressed as `<its dvc.yaml>:<name>`; names are unique)."""
+    return {s.rpartition(":")[2] for s in re.findall(r"Running stage '([^']+)'", output)}
 
 
 def dvc_status(ws: Path, stages: list[str]) -> dict:

@@ -149,3 +149,31 @@ def test_record_drops_lock_entries_of_removed_stages(fake, tmp_path):
     assert "dropped 2 dvc.lock entries" in result.output
     lock = yaml.safe_load((ws / "dvc.lock").read_text())
     assert lock == {"schema": "2.0", "stages": {"tables-bleu": entry, "score-bleu@mwz21": entry}}
+
+
+def test_record_area_pipelines(fake, tmp_path):
+    """With the pipeline split by area (workflow/pipelines/<area>/dvc.yaml, each with its own
+    lock): a stage of an area file is targeted as `<file>:<stage>`, each lock loses the
+    entries its own dvc.yaml lacks, and the lock of an area that is gone is removed."""
+    import yaml
+
+    ws = tmp_path / "ws"
+    (ws / "workflow/pipelines/stats").mkdir(parents=True)
+    (ws / "workflow/pipelines/old").mkdir(parents=True)
+    (ws / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"tables-bleu": {"cmd": "x"}}}))
+    (ws / "workflow/pipelines/stats/dvc.yaml").write_text(yaml.safe_dump({"stages": {
+        "stats-ranking": {"cmd": "y"}}}))
+    entry = {"cmd": "x", "outs": [{"path": "a", "md5": "0" * 32, "size": 1}]}
+    (ws / "workflow/pipelines/stats/dvc.lock").write_text(yaml.safe_dump({
+        "schema": "2.0", "stages": {"stats-ranking": entry, "stats-old": entry}}))
+    (ws / "workflow/pipelines/old/dvc.lock").write_text(yaml.safe_dump({
+        "schema": "2.0", "stages": {"old-stage": entry}}))
+    calls = fake()
+    result = invoke("record", "--workdir", str(ws), "tables-bleu", "stats-ranking")
+    assert result.exit_code == 0, result.output
+    assert "dropped 2 dvc.lock entries" in result.output
+    assert yaml.safe_load((ws / "workflow/pipelines/stats/dvc.lock").read_text())["stages"] \
+        == {"stats-ranking": entry}
+    assert not (ws / "workflow/pipelines/old").exists()
+    assert "dvc commit --force --no-relink tables-bleu "\
+           "workflow/pipelines/stats/dvc.yaml:stats-ranking --with-deps" in calls()

@@ -325,6 +325,8 @@ def main(argv: list[str]) -> int:
             status = 1
         else:
             old.unlink()
+            if not any(old.parent.iterdir()):
+                old.parent.rmdir()
             print(f"removed {path}")
     return status
 

@@ -127,6 +127,8 @@ def _prune(lock: Path, names: set[str] | None) -> list[str]:
     stale = [n for n in stages if n not in names]
     if stale and not names:
         lock.unlink()
+        if not any(lock.parent.iterdir()):
+            lock.parent.rmdir()
     elif stale:
         doc["stages"] = {n: v for n, v in stages.items() if n in names}
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
