@@ -160,11 +160,17 @@ def dvc_init(workdir: Path) -> None:
 
 
 def dvc_json(workdir: Path, *args: str) -> dict:
-    """``dvc <args> --json`` in ``workdir`` (``{}`` for empty output)."""
+    """``dvc <args> --json`` in ``workdir`` (``{}`` for empty output); for ``status``, keyed
+    by stage name (DVC addresses a stage of an area's dvc.yaml as ``<file>:<name>``)."""
     proc = subprocess.run(["dvc", *args, "--json"], cwd=workdir, capture_output=True,
                           text=True, env=tool_env())
     assert proc.returncode == 0, f"dvc {' '.join(args)} failed:\n{proc.stderr[-3000:]}"
-    return json.loads(proc.stdout) if proc.stdout.strip() else {}
+    out = json.loads(proc.stdout) if proc.stdout.strip() else {}
+    if args[:1] == ("status",):
+        from mwzrepro.cli.workflow import stage_name
+
+        out = {stage_name(k): v for k, v in out.items()}
+    return out
 
 
 def params_leaves(params: dict, prefix: str = "") -> dict[str, object]:

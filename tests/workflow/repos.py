@@ -171,12 +171,18 @@ def timed(fn, *args, **kwargs):
 def dvc_ran(output: str) -> set[str]:
     """Stages `dvc repro`/`dvc exp run` executed (its "Running stage 'X':" lines), by name
     (an area pipeline's stage is addressed as `<its dvc.yaml>:<name>`; names are unique)."""
-    return {s.rpartition(":")[2] for s in re.findall(r"Running stage '([^']+)'", output)}
+    from mwzrepro.cli.workflow import stage_name
+
+    return {stage_name(s) for s in re.findall(r"Running stage '([^']+)'", output)}
 
 
 def dvc_status(ws: Path, stages: list[str]) -> dict:
+    """``dvc status --json`` of the stages (of the root dvc.yaml) with what they depend on,
+    keyed by stage name."""
+    from mwzrepro.cli.workflow import stage_name
+
     out = run(["dvc", "status", "--json", *stages, "--with-deps"], ws).stdout.strip()
-    return json.loads(out) if out else {}
+    return {stage_name(k): v for k, v in json.loads(out).items()} if out else {}
 
 
 def snakemake_summary(ws: Path, targets: list[str]) -> list[dict]:

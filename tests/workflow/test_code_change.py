@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from mwzrepro.cli.workflow import stage_addresses
 from tests.workflow.dags import (
     copy_workflow,
     dvc_init,
@@ -92,7 +93,8 @@ def edited(tmp_path_factory, jobs):
     _edit_a_constant(ws / MODULE)
     planned = {job_key(j) for j in snakemake_jobs(ws, needrun=True)}
     changed = set(dvc_json(ws, "status"))
-    proc = subprocess.run(["dvc", "repro", "--single-item", DIGESTS], cwd=ws,
+    digests = stage_addresses(ws)[DIGESTS]
+    proc = subprocess.run(["dvc", "repro", "--single-item", digests], cwd=ws,
                           capture_output=True, text=True, env=tool_env())
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     relisted = set(dvc_json(ws, "status"))

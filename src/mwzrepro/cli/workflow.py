@@ -182,17 +182,35 @@ def _snakemake_targets(stages: tuple[str, ...]) -> list[str]:
     return [*targets, CODE_DIGESTS_RULE] if targets else []
 
 
-def _dvc_targets(stages: tuple[str, ...], workdir: Path) -> list[str]:
-    """DVC targets: the stages, each as ``<file>:<stage>`` when an area pipeline defines it
-    (``dvc repro NAME`` looks in ``./dvc.yaml`` only), and everything they depend on
-    (default: the whole pipeline)."""
-    if not stages:
-        return []
+def stage_addresses(workdir: Path) -> dict[str, str]:
+    """How DVC names each stage family of the workspace: ``{name: address}``, the name
+    itself for a stage of the root ``dvc.yaml``, ``<file>:<name>`` for one of an area file
+    (``dvc repro NAME`` looks in ``./dvc.yaml`` only)."""
     where: dict[str, str] = {}
     for spec in reversed(pipeline_files(workdir)):
         rel = spec.relative_to(workdir).as_posix()
         for name in _load_yaml(spec).get("stages") or {}:
             where[name] = name if rel == "dvc.yaml" else f"{rel}:{name}"
+    return where
+
+
+def stage_name(address: str) -> str:
+    """The stage name in a DVC stage address (``dvc status``, ``Running stage '...'``).
+
+    >>> stage_name("workflow/pipelines/standard/dvc.yaml:score-success@mwz21")
+    'score-success@mwz21'
+    >>> stage_name("tables-bleu")
+    'tables-bleu'
+    """
+    return address.rpartition(":")[2]
+
+
+def _dvc_targets(stages: tuple[str, ...], workdir: Path) -> list[str]:
+    """DVC targets: the stages, by address, and everything they depend on (default: the
+    whole pipeline)."""
+    if not stages:
+        return []
+    where = stage_addresses(workdir)
     return [*(where.get(s, s) for s in stages), "--with-deps"]
 
 
