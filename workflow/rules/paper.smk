@@ -65,6 +65,13 @@ for _style in ("damd", "augpt", "uniconv"):
     )
 
 
+# Scheduling (issue 19): the style references and their BLEU scores are the longest chain of
+# a cold run (score_bleu_styles alone takes about 20 s, single-threaded, and only needs the
+# predictions); without a priority Snakemake started them last, leaving one core idle at the
+# end. Priorities change the order of jobs only, never what runs.
+STYLE_PRIORITY = 10
+
+
 for _style, _inputs in STYLE_INPUTS.items():
 
     rule:
@@ -77,6 +84,7 @@ for _style, _inputs in STYLE_INPUTS.items():
             STYLE_REFERENCES[_style],
         log:
             f"logs/redelex-style/{_style}.log",
+        priority: STYLE_PRIORITY
         conda:
             ENV
         params:
@@ -96,6 +104,7 @@ rule score_bleu_styles:
         "results/scores/bleu_styles/scores.parquet",
     log:
         "logs/score-bleu-styles.log",
+    priority: STYLE_PRIORITY
     conda:
         ENV
     params:
