@@ -22,6 +22,7 @@ from tests.services.daemons import free_ports
 from tests.services.servers import start_http
 from tests.services.timing import Timer
 from tests.services.workspace import (
+    DVC_STAGE,
     STAGE,
     dvc_remote,
     git_clone,
@@ -34,7 +35,7 @@ from tests.workflow.repos import commit_all, copy_repo
 
 pytestmark = [pytest.mark.services, pytest.mark.mirror]
 
-PULL = ["dvc", "pull", STAGE, "--with-deps"]
+PULL = ["dvc", "pull", DVC_STAGE, "--with-deps"]
 #: Outputs kept in Git (cache: false), present in a fresh clone before any pull.
 IN_GIT = ("results/metrics/", "results/plots/")
 
@@ -54,8 +55,8 @@ def lab_with_remote(published, dest: Path, name: str, url: str, shared: dict[str
     leaked = [k for k in local if f"{k} = " in committed]
     assert not leaked, f"credentials committed in .dvc/config: {leaked}"
     with Timer(f"{name}: dvc push"):
-        run(["dvc", "push", "-r", name, STAGE, "--with-deps"], lab)
-    status = run(["dvc", "status", "--cloud", "-r", name, STAGE, "--with-deps"], lab)
+        run(["dvc", "push", "-r", name, DVC_STAGE, "--with-deps"], lab)
+    status = run(["dvc", "status", "--cloud", "-r", name, DVC_STAGE, "--with-deps"], lab)
     assert "in sync" in (status.stdout + status.stderr).lower(), status.stdout
     return lab
 
@@ -176,8 +177,8 @@ def test_http_read_only_pull(http_lab, published):
     output, the committed metrics included, has the hash the lab's `dvc.lock` recorded."""
     with Timer("published (http): clone, dvc pull, mwzrepro sync, check"):
         reader = fresh_clone(http_lab.lab, http_lab.root / "reader", "published")
-        pull_and_sync(reader, published.hashes, ["dvc", "pull", STAGE, "--with-deps"])
-    status = run(["dvc", "status", STAGE, "--with-deps", "--json"], reader).stdout
+        pull_and_sync(reader, published.hashes, ["dvc", "pull", DVC_STAGE, "--with-deps"])
+    status = run(["dvc", "status", DVC_STAGE, "--with-deps", "--json"], reader).stdout
     assert json.loads(status or "{}") == {}, status
 
 

@@ -17,12 +17,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.workflow.dags import copy_workflow, run_script, tool_env
+from mwzrepro.cli.workflow import stage_addresses
+from tests.workflow.dags import REPO, copy_workflow, run_script, tool_env
 from tests.workflow.repos import commit_all, init_repo, reduced_params
 
 #: The final stage of the subset (DVC name) and its Snakemake rule.
 STAGE = "tables-bleu"
 RULE = "tables_bleu"
+#: How DVC's commands address it: in its area's dvc.yaml (the same file in the repository and
+#: in the subset, workflow/scripts/dvc_pipelines.py).
+DVC_STAGE = stage_addresses(REPO)[STAGE]
 #: What the pipeline writes (compared byte for byte between workspaces).
 OUTPUT_DIRS = ("data", "results")
 

@@ -103,6 +103,7 @@ class Pipeline:
     users: set[str]  # expanded stages whose command uses the parameter
     targets: list[str]  # final stages built by the tests (no foreach)
     outs: dict[str, list[str]] = field(default_factory=dict)  # stage -> outs (ancestry)
+    dvc_targets: list[str] = field(default_factory=list)  # the targets as DVC addresses them
 
 
 def plan(ws: Path) -> Pipeline:
@@ -130,7 +131,11 @@ def plan(ws: Path) -> Pipeline:
             needed |= {a.name for a in nx.descendants(graph, by_name[t])}
         outs = {n: [str(o.def_path) for o in by_name[n].outs] for n in needed}
     assert users <= needed, f"stages using {param} outside the targets: {users - needed}"
-    return Pipeline(param, leaves[param], changed_value(leaves[param]), users, targets, outs)
+    from mwzrepro.cli.workflow import stage_addresses
+
+    addresses = stage_addresses(ws)
+    return Pipeline(param, leaves[param], changed_value(leaves[param]), users, targets, outs,
+                    [addresses[t] for t in targets])
 
 
 def snakemake_targets(stages: list[str]) -> list[str]:
@@ -177,8 +182,8 @@ def dvc_ran(output: str) -> set[str]:
 
 
 def dvc_status(ws: Path, stages: list[str]) -> dict:
-    """``dvc status --json`` of the stages (of the root dvc.yaml) with what they depend on,
-    keyed by stage name."""
+    """``dvc status --json`` of the stages (DVC addresses, ``Pipeline.dvc_targets``) with
+    what they depend on, keyed by stage name."""
     from mwzrepro.cli.workflow import stage_name
 
     out = run(["dvc", "status", "--json", *stages, "--with-deps"], ws).stdout.strip()
@@ -234,5 +239,5 @@ def build_base(root: Path, mirror: Path) -> tuple[Path, Pipeline, float]:
     _, seconds = timed(run, ["snakemake", "--cores", "2", *targets], ws, mirror)
     run(["mwzrepro", "record", *pipe.targets], ws)
     commit_all(ws, "results")
-    run(["dvc", "push", "-q", *pipe.targets, "--with-deps"], ws)
+    run(["dvc", "push", "-q", *pipe.dvc_targets, "--with-deps"], ws)
     return ws, pipe, seconds

@@ -71,8 +71,8 @@ def changed(base):
         set_param(ws, pipe.param, pipe.new)
     r = SimpleNamespace(dvc_ws=dvc_ws, sm_ws=sm_ws)
     # What each runner plans before running anything.
-    r.dvc_status = set(dvc_status(dvc_ws, targets))
-    dry = run(["dvc", "repro", "--dry", *targets], dvc_ws)
+    r.dvc_status = set(dvc_status(dvc_ws, pipe.dvc_targets))
+    dry = run(["dvc", "repro", "--dry", *pipe.dvc_targets], dvc_ws)
     r.dvc_dry = dvc_ran(dry.stdout + dry.stderr)
     rows = snakemake_summary(sm_ws, snakemake_targets(targets))
     r.sm_params = stages_of({x["output_file"] for x in rows if x["status"] == "params changed"},
@@ -80,7 +80,7 @@ def changed(base):
     r.sm_plan = stages_of({x["output_file"] for x in rows if x["plan"] == "update pending"},
                           pipe.outs)
     # Run both.
-    proc, r.dvc_seconds = timed(run, ["dvc", "repro", *targets], dvc_ws, base.mirror)
+    proc, r.dvc_seconds = timed(run, ["dvc", "repro", *pipe.dvc_targets], dvc_ws, base.mirror)
     r.dvc_executed = dvc_ran(proc.stdout + proc.stderr)
     commit_all(dvc_ws, f"{pipe.param}={pipe.new}")
     proc, r.sm_seconds = timed(run, ["snakemake", "--cores", "2", *snakemake_targets(targets)],
@@ -116,7 +116,7 @@ def test_a_both_runners_write_identical_outputs(base, changed):
     assert stages_of(rewritten, base.pipe.outs) <= changed.dvc_executed
     # Both workspaces are recorded (dvc.lock) and Snakemake has nothing left to do.
     for ws in (changed.dvc_ws, changed.sm_ws):
-        assert dvc_status(ws, base.pipe.targets) == {}
+        assert dvc_status(ws, base.pipe.dvc_targets) == {}
     run(["mwzrepro", "sync", *base.pipe.targets], changed.dvc_ws)  # records Snakemake's view
 
 
@@ -124,7 +124,7 @@ def test_b_push_pull_round_trip(base):
     clone = base.root / "clone"
     run(["git", "clone", "-q", str(base.ws), str(clone)], base.root)
     run(["mwzrepro", "sync", "--pull", *base.pipe.targets], clone)
-    assert dvc_status(clone, base.pipe.targets) == {}
+    assert dvc_status(clone, base.pipe.dvc_targets) == {}
     plan = run(["snakemake", "--dry-run", *snakemake_targets(base.pipe.targets)], clone)
     assert "Nothing to be done" in plan.stdout + plan.stderr
     pulled, built = tracked_files(clone, base.pipe.outs), tracked_files(base.ws, base.pipe.outs)
@@ -184,7 +184,7 @@ def _metric_files(ws: Path) -> list[str]:
 def test_d_experiment_run(base, changed):
     ws = copy_repo(base.ws, base.root / "exp")
     pipe = base.pipe
-    proc = run(["dvc", "exp", "run", "-S", f"{pipe.param}={pipe.new}", *pipe.targets], ws,
+    proc = run(["dvc", "exp", "run", "-S", f"{pipe.param}={pipe.new}", *pipe.dvc_targets], ws,
                base.mirror)
     assert dvc_ran(proc.stdout + proc.stderr) == changed.dvc_executed
     show = json.loads(run(["dvc", "exp", "show", "--json"], ws).stdout)

@@ -6,21 +6,20 @@ time in a ``dvc repro``).
 * An **area** is the rule file that defines a stage's rule: the stages of
   ``workflow/rules/standard.smk`` go to ``workflow/pipelines/standard/dvc.yaml``.
 * The **root** ``dvc.yaml`` keeps the top-level ``metrics:`` and ``plots:``, the stages of
-  :data:`ROOT_AREA` (the report) and the *final* stages: every stage family with a job whose
-  outputs only the report reads, or nothing (the ``tables-*`` stages). So the stages users
-  name keep their names (``dvc repro tables-bleu``, ``dvc pull tables-bleu --with-deps``,
-  ``mwzrepro record tables-bleu``), and a plain ``dvc repro`` (whose default target is
-  ``./dvc.yaml``, with everything upstream) still reaches every stage of every file.
+  :data:`ROOT_AREA` (the report) and every stage family with a job whose outputs no other
+  job reads: a plain ``dvc repro`` (whose default target is ``./dvc.yaml``, with everything
+  upstream) still reaches every stage of every file. Nothing else: the root lock is
+  rewritten after each report stage, so it stays small (the tables are in their areas).
   ``dvc status``, ``dvc commit``, ``dvc pull`` and ``dvc push`` without targets cover every
-  ``dvc.yaml`` of the repository.
+  ``dvc.yaml`` of the repository, and ``dvc pull <output path>`` finds its stage anywhere.
 * An area stage runs in the repository root (``wdir``: :data:`WDIR`), so its paths, command
   and params are written exactly as in the root file; its ``${block.key}`` values come from
   the root ``params.yaml`` through ``vars:`` (DVC looks for ``params.yaml`` beside the
   ``dvc.yaml`` otherwise), and DVC records them under ``params.yaml`` as before.
 
-An intermediate stage, outside the root file, is addressed as ``<file>:<stage>``
-(``workflow/pipelines/standard/dvc.yaml:score-success@mwz21``); ``mwzrepro record`` and
-``mwzrepro sync`` resolve stage names themselves (``mwzrepro.cli.workflow``).
+A stage outside the root file is addressed as ``<file>:<stage>`` in DVC's commands
+(``dvc repro workflow/pipelines/tables/dvc.yaml:tables-bleu``); ``mwzrepro record`` and
+``mwzrepro sync`` take stage names and resolve them (``mwzrepro.cli.workflow``).
 """
 
 from __future__ import annotations
@@ -50,19 +49,19 @@ def _ancestors(path: str) -> list[str]:
     return ["/".join(parts[:d]) for d in range(1, len(parts))]
 
 
-def final_rules(jobs: list[dict], root_area: str = ROOT_AREA) -> set[str]:
-    """The rules of ``root_area`` and every rule with a job whose outputs no job outside
-    ``root_area`` reads (as an input equal to an output, inside it, or holding it): the
-    final stages, which the report may read but nothing else does.
+def root_rules(jobs: list[dict], root_area: str = ROOT_AREA) -> set[str]:
+    """The rules of ``root_area`` and every rule with a job whose outputs no other job reads
+    (as an input equal to an output, inside it, or holding it): what a plain ``dvc repro``
+    would not reach from the root file otherwise.
 
-    >>> sorted(final_rules([{"rule": "a", "area": "x", "output": ["d/x"], "input": []},
-    ...                     {"rule": "b", "area": "x", "output": ["d/y"], "input": ["d/x"]},
-    ...                     {"rule": "c", "area": "x", "output": ["d/z/w"], "input": ["d/y"]},
-    ...                     {"rule": "e", "area": "x", "output": ["d/v"], "input": ["d/z"]},
-    ...                     {"rule": "r", "area": "report", "output": ["p"], "input": ["d/v"]}]))
+    >>> sorted(root_rules([{"rule": "a", "area": "x", "output": ["d/x"], "input": []},
+    ...                    {"rule": "b", "area": "x", "output": ["d/y"], "input": ["d/x"]},
+    ...                    {"rule": "c", "area": "x", "output": ["d/z/w"], "input": ["d/y"]},
+    ...                    {"rule": "e", "area": "x", "output": ["d/v"], "input": ["d/z"]},
+    ...                    {"rule": "r", "area": "report", "output": ["p"], "input": ["d/y"]}]))
     ['e', 'r']
     """
-    inputs = {p for job in jobs if job["area"] != root_area for p in job["input"]}
+    inputs = {p for job in jobs for p in job["input"]}
     holding = {d for p in inputs for d in _ancestors(p)}
     return {job["rule"] for job in jobs
             if job["area"] == root_area
@@ -82,12 +81,12 @@ def split(doc: dict[str, Any], jobs: list[dict], stage_name) -> dict[str, dict[s
     ``{file: document}``: the root ``dvc.yaml`` first, then one file per area, in the order
     of the stages. ``jobs`` are the DAG's jobs (``rule``, ``area``, ``input``, ``output``);
     ``stage_name`` maps a rule to its stage family."""
-    finals = {stage_name(r) for r in final_rules(jobs)}
+    root_stages = {stage_name(r) for r in root_rules(jobs)}
     area = {stage_name(j["rule"]): j["area"] for j in jobs}
     root: dict[str, Any] = {}
     areas: dict[str, dict[str, Any]] = {}
     for name, body in doc["stages"].items():
-        if name in finals:
+        if name in root_stages:
             root[name] = body
         else:
             areas.setdefault(pipeline_file(area[name]), {})[name] = _in_root_dir(body)
