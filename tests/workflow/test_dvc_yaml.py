@@ -53,6 +53,27 @@ def test_dvc_yaml_is_generated_and_current(workspace, docs):
     run_script("make_dvc_yaml.py", "--check", "--workdir", str(workspace), cwd=workspace)
 
 
+def test_a_pipeline_file_no_longer_generated_is_stale(tmp_path):
+    """An area's dvc.yaml that the workflow no longer has (its rules moved or were removed)
+    fails --check, naming it; regenerating removes it (DVC would still run its stages)."""
+    import subprocess
+    import sys
+
+    from tests.workflow.dags import SCRIPTS, tool_env
+
+    ws = copy_workflow(tmp_path / "ws")
+    old = ws / "workflow/pipelines/gone/dvc.yaml"
+    old.parent.mkdir(parents=True)
+    old.write_text("stages: {}\n")
+    script = [sys.executable, str(SCRIPTS / "make_dvc_yaml.py"), "--workdir", str(ws)]
+    check = subprocess.run([*script, "--check"], capture_output=True, text=True, env=tool_env())
+    assert check.returncode == 1
+    assert "workflow/pipelines/gone/dvc.yaml is no longer generated" in check.stderr
+    write = subprocess.run(script, capture_output=True, text=True, env=tool_env())
+    assert write.returncode == 0 and "removed workflow/pipelines/gone/dvc.yaml" in write.stdout
+    assert not old.parent.exists()
+
+
 def test_pipelines_by_area(docs, jobs, stages):
     """Each area's stages (its rules' file workflow/rules/<area>.smk) are in
     workflow/pipelines/<area>/dvc.yaml, run in the repository root and read params.yaml
