@@ -7,6 +7,7 @@ Settings are sacrebleu's defaults, as the reference evaluator uses them
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,12 +32,25 @@ class BleuResult:
 
 
 class ReferenceStatistics:
-    """One reference set's sacrebleu BLEU with every reference's statistics (n-gram counts,
-    length) computed once, and the row of each ``(dialogue_id, turn)``: scoring a system
-    extracts only its hypotheses' statistics. The 13a tokenizer's replacement templates are
-    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output).
-    Per-segment statistics and their sum are sacrebleu's own (``corpus_score`` computes
-    exactly these), so the score is identical."""
+    """One reference set's BLEU with every reference's statistics (n-gram counts, length)
+    computed once, and the row of each ``(dialogue_id, turn)``: scoring a system extracts
+    only its hypotheses' statistics.
+
+    Segments are tokenized by sacrebleu's own 13a tokenizer of a default ``BLEU()`` (its
+    replacement templates compiled into callables, :func:`mwzrepro.core.moses.
+    compile_template`, same output; each distinct hypothesis tokenized once). A segment's
+    statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]`` are sacrebleu's
+    (``BLEU._compute_segment_statistics`` with one reference: clipped n-gram matches and
+    n-gram totals, property-tested equal in ``tests/unit/bleu/test_segment_statistics.py``),
+    counted with ``collections.Counter`` over ``zip`` of shifted token lists instead of one
+    tuple slice per n-gram; their sum is scored by sacrebleu's ``_aggregate_and_compute``,
+    so the score is sacrebleu's corpus BLEU.
+
+    Attributes:
+        bleu: the ``sacrebleu.metrics.BLEU`` (its tokenizer, signature and final formula).
+        row: ``{(dialogue_id, turn): index}`` into ``cache``.
+        cache: per reference, ``(n-gram Counter of orders 1–4, token count)``.
+    """
 
     def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
         from sacrebleu.metrics import BLEU
@@ -44,24 +58,47 @@ class ReferenceStatistics:
         from mwzrepro.core.moses import compile_template
 
         bleu = BLEU()
+        if bleu.max_ngram_order != 4 or bleu.lowercase:
+            raise AssertionError("ReferenceStatistics counts 4-grams of cased text")
         post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
         if isinstance(getattr(post, "_re", None), list):
             post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
-        bleu._ref_cache = bleu._cache_references([list(references)])
+        bleu.num_refs = 1  # the signature's nrefs (sacrebleu sets it when caching references)
         self.bleu = bleu
+        self._tokenize = lru_cache(maxsize=1 << 16)(bleu._preprocess_segment)
+        self.cache = [_ngram_counts(bleu._preprocess_segment(ref).split())
+                      for ref in references]
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row = self.bleu._ref_cache, self.row
+        cache, row = self.cache, self.row
         return self.bleu._aggregate_and_compute(
             [self.segment_statistics(hyp, cache[row[key]]) for key, hyp in zip(keys, hypotheses)])
 
-    def segment_statistics(self, hypothesis: str, ref_info: dict) -> list[int]:
-        """sacrebleu's statistics of one raw hypothesis against one cached reference:
-        ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
-        bleu = self.bleu
-        return bleu._compute_segment_statistics(bleu._preprocess_segment(hypothesis), ref_info)
+    def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int]) -> list[int]:
+        """sacrebleu's statistics of one raw hypothesis against one cached reference
+        (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
+        tokens = self._tokenize(hypothesis).split()
+        hyp, hyp_len = _ngram_counts(tokens)
+        ref, ref_len = ref_info
+        correct = [0, 0, 0, 0]
+        get = ref.get
+        for ngram, count in hyp.items():
+            matched = get(ngram)
+            if matched:
+                correct[len(ngram) - 1] += count if count < matched else matched
+        return [hyp_len, ref_len, *correct, *(max(hyp_len - n, 0) for n in range(4))]
+
+
+def _ngram_counts(tokens: list[str]) -> tuple[Counter, int]:
+    """``(Counter of the 1- to 4-gram tuples of tokens, len(tokens))`` — sacrebleu's
+    ``extract_all_word_ngrams(line, 1, 4)`` of ``" ".join(tokens)``."""
+    counts = Counter(zip(tokens))
+    counts.update(zip(tokens, tokens[1:]))
+    counts.update(zip(tokens, tokens[1:], tokens[2:]))
+    counts.update(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
+    return counts, len(tokens)
 
 
 @lru_cache(maxsize=8)
