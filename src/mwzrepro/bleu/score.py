@@ -38,7 +38,7 @@ class ReferenceStatistics:
 
     Segments are tokenized by sacrebleu's own 13a tokenizer of a default ``BLEU()`` (its
     replacement templates compiled into callables, :func:`mwzrepro.core.moses.
-    compile_template`, same output; each distinct hypothesis tokenized once). A segment's
+    compile_template`, same output; each distinct hypothesis of a system tokenized once). A segment's
     statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]`` are sacrebleu's
     (``BLEU._compute_segment_statistics`` with one reference: clipped n-gram matches and
     n-gram totals, property-tested equal in ``tests/unit/bleu/test_segment_statistics.py``),
@@ -65,21 +65,27 @@ class ReferenceStatistics:
             post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
         bleu.num_refs = 1  # the signature's nrefs (sacrebleu sets it when caching references)
         self.bleu = bleu
-        self._tokenize = lru_cache(maxsize=1 << 16)(bleu._preprocess_segment)
         self.cache = [_ngram_counts(bleu._preprocess_segment(ref).split())
                       for ref in references]
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row = self.cache, self.row
+        cache, row, tokens = self.cache, self.row, {}
         return self.bleu._aggregate_and_compute(
-            [self.segment_statistics(hyp, cache[row[key]]) for key, hyp in zip(keys, hypotheses)])
+            [self.segment_statistics(hyp, cache[row[key]], tokens)
+             for key, hyp in zip(keys, hypotheses)])
 
-    def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int]) -> list[int]:
+    def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int],
+                           tokenized: dict[str, list[str]] | None = None) -> list[int]:
         """sacrebleu's statistics of one raw hypothesis against one cached reference
-        (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
-        tokens = self._tokenize(hypothesis).split()
+        (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``.
+        ``tokenized``: a memo of the 13a tokens of hypotheses (one system's repeat)."""
+        tokens = None if tokenized is None else tokenized.get(hypothesis)
+        if tokens is None:
+            tokens = self.bleu._preprocess_segment(hypothesis).split()
+            if tokenized is not None:
+                tokenized[hypothesis] = tokens
         hyp, hyp_len = _ngram_counts(tokens)
         ref, ref_len = ref_info
         correct = [0, 0, 0, 0]

@@ -89,8 +89,11 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
     bigrams: list[tuple[str, str]] = []
     trigrams: list[tuple[str, str, str]] = []
     n_turns = 0
+    seen: dict[str, list[str]] = {}  # responses repeat within a system: tokenize each once
     for response in responses:
-        toks = tokenize(response)
+        toks = seen.get(response)
+        if toks is None:
+            toks = seen[response] = tokenize(response)
         n_turns += 1
         all_tokens += toks
         bigrams += zip(toks, toks[1:])
