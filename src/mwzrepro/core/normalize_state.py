@@ -16,6 +16,8 @@ data (tuples of (input, output)), checked for duplicate inputs at import time.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
 from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.errors import InputError
@@ -317,6 +319,13 @@ def normalize_value(slot: str, value: str) -> str:
             cannot parse (see :func:`normalize_time`); the message names slot and value, the
             caller adds file, dialogue and turn.
     """
+    if type(value) is str:
+        return _normalized_string(slot, value)
+    return _normalized_value(slot, value)
+
+
+def _normalized_value(slot: str, value: Any) -> Any:
+    """:func:`normalize_value` (the rules)."""
     if isinstance(value, tuple):  # alternatives (mwzrepro.core.alternatives)
         out = tuple(dict.fromkeys(normalize_value(slot, v) for v in value))
         return out[0] if len(out) == 1 else out
@@ -331,6 +340,13 @@ def normalize_value(slot: str, value: str) -> str:
     if slot in YES_FREE_SLOTS and value == "free":
         return "yes"
     return value
+
+
+@lru_cache(maxsize=1 << 15)
+def _normalized_string(slot: str, value: str) -> Any:
+    """:func:`normalize_value` of a string, cached: states repeat slot values (errors are
+    raised again on every call, never cached)."""
+    return _normalized_value(slot, value)
 
 
 def normalize_state(state: dict) -> dict:
