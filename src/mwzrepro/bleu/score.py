@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import pandas as pd
 
@@ -100,11 +101,8 @@ class ReferenceStatistics:
 def _ngram_counts(tokens: list[str]) -> tuple[Counter, int]:
     """``(Counter of the 1- to 4-gram tuples of tokens, len(tokens))`` — sacrebleu's
     ``extract_all_word_ngrams(line, 1, 4)`` of ``" ".join(tokens)``."""
-    counts = Counter(zip(tokens))
-    counts.update(zip(tokens, tokens[1:]))
-    counts.update(zip(tokens, tokens[1:], tokens[2:]))
-    counts.update(zip(tokens, tokens[1:], tokens[2:], tokens[3:]))
-    return counts, len(tokens)
+    return Counter(chain(zip(tokens), zip(tokens, tokens[1:]), zip(tokens, tokens[1:], tokens[2:]),
+                         zip(tokens, tokens[1:], tokens[2:], tokens[3:]))), len(tokens)
 
 
 @lru_cache(maxsize=8)
