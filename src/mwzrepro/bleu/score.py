@@ -17,8 +17,8 @@ import pandas as pd
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 
-__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "corpus_bleu",
-           "bleu_scores"]
+__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "reference_tokens",
+           "register_reference_tokens", "corpus_bleu", "bleu_scores"]
 
 
 @dataclass(frozen=True)
@@ -53,21 +53,13 @@ class ReferenceStatistics:
         cache: per reference, ``(n-gram Counter of orders 1–4, token count)``.
     """
 
-    def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
-        from sacrebleu.metrics import BLEU
-
-        from mwzrepro.core.moses import compile_template
-
-        bleu = BLEU()
-        if bleu.max_ngram_order != 4 or bleu.lowercase:
-            raise AssertionError("ReferenceStatistics counts 4-grams of cased text")
-        post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
-        if isinstance(getattr(post, "_re", None), list):
-            post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
-        bleu.num_refs = 1  # the signature's nrefs (sacrebleu sets it when caching references)
+    def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...],
+                 tokenized: tuple[str, ...] | None = None) -> None:
+        bleu = _bleu()
+        if tokenized is None or len(tokenized) != len(references):
+            tokenized = tuple(bleu._preprocess_segment(ref) for ref in references)
         self.bleu = bleu
-        self.cache = [_ngram_counts(bleu._preprocess_segment(ref).split())
-                      for ref in references]
+        self.cache = [_ngram_counts(tokens.split()) for tokens in tokenized]
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
@@ -98,6 +90,48 @@ class ReferenceStatistics:
         return [hyp_len, ref_len, *correct, *(max(hyp_len - n, 0) for n in range(4))]
 
 
+def _bleu():
+    """A default ``sacrebleu.metrics.BLEU`` whose 13a replacement templates are compiled into
+    callables (same output)."""
+    from sacrebleu.metrics import BLEU
+
+    from mwzrepro.core.moses import compile_template
+
+    bleu = BLEU()
+    if bleu.max_ngram_order != 4 or bleu.lowercase:
+        raise AssertionError("ReferenceStatistics counts 4-grams of cased text")
+    post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
+    if isinstance(getattr(post, "_re", None), list):
+        post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
+    bleu.num_refs = 1  # the signature's nrefs (sacrebleu sets it when caching references)
+    return bleu
+
+
+def reference_tokens(references: list[str]) -> list[str]:
+    """sacrebleu's 13a tokenization of each reference (what :class:`ReferenceStatistics`
+    counts), for the scorer's resource cache (:func:`register_reference_tokens`)."""
+    bleu = _bleu()
+    return [bleu._preprocess_segment(ref) for ref in references]
+
+
+#: 13a tokens of reference sets known in advance (the scorer's resource cache), by content.
+_KNOWN_TOKENS: dict[tuple, tuple[str, ...]] = {}
+
+
+def _content_key(references: pd.DataFrame) -> tuple[tuple, tuple[str, ...]]:
+    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
+                     references["turn"].astype(int).tolist()))
+    return keys, tuple(references["reference"].tolist())
+
+
+def register_reference_tokens(references: pd.DataFrame, tokens: list[str]) -> None:
+    """Record the :func:`reference_tokens` of a ``references`` table: its
+    :func:`reference_statistics`, when first needed, counts them instead of tokenizing the
+    references again (ignored unless there is one per reference)."""
+    if len(tokens) == len(references):
+        _KNOWN_TOKENS[_content_key(references)] = tuple(tokens)
+
+
 def _ngram_counts(tokens: list[str]) -> tuple[Counter, int]:
     """``(Counter of the 1- to 4-gram tuples of tokens, len(tokens))`` — sacrebleu's
     ``extract_all_word_ngrams(line, 1, 4)`` of ``" ".join(tokens)``."""
@@ -110,16 +144,14 @@ def _reference_stats(keys: tuple[tuple[str, int], ...], references: tuple[str, .
                      ) -> ReferenceStatistics:
     """:class:`ReferenceStatistics` of one references table, cached: every system scored against
     the same references in one process reuses their statistics."""
-    return ReferenceStatistics(keys, references)
+    return ReferenceStatistics(keys, references, _KNOWN_TOKENS.get((keys, references)))
 
 
 def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
     """:class:`ReferenceStatistics` of a ``references`` table (``dialogue_id``, ``turn``,
     ``reference``), cached by content: every system scored against the same references in
     one process (the scorer, the pipeline's BLEU rules, the bootstrap) reuses them."""
-    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
-                     references["turn"].astype(int).tolist()))
-    return _reference_stats(keys, tuple(references["reference"].tolist()))
+    return _reference_stats(*_content_key(references))
 
 
 def corpus_bleu(

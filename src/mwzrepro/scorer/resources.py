@@ -59,7 +59,7 @@ CACHE_FORMAT = 2
 
 #: The JSON files of a resource set (``<name>.json``), besides ``db/<domain>_db.json``.
 RESOURCE_FILES = ("references", "eval_goals", "booked_domains", "gold_states", "turn_domains",
-                  "user_turns", "states", "dialogues")
+                  "user_turns", "states", "dialogues", "bleu_references")
 
 #: The DST gold states as :func:`mwzrepro.dst.readers.gold.gold_from_tables` returns them,
 #: pickled at build time (``VersionResources.dst_gold`` loads them in milliseconds instead of
@@ -76,6 +76,7 @@ _BUILDER_MODULES = (
     "standard/goals.py", "standard/booked.py", "standard/gold_states.py",
     "standard/active_domains.py", "core/schemas/__init__.py", "core/schemas/dataset.py",
     "core/schemas/evaluation.py", "core/schemas/spec.py", "dst/readers/gold.py", "dst/state.py",
+    "bleu/score.py",
 )
 
 
@@ -88,12 +89,19 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
+def _sacrebleu_version() -> str:
+    from importlib.metadata import version
+
+    return version("sacrebleu")
+
+
 def build_key(spec: VersionRecipe, registry: Path) -> dict[str, Any]:
     """The fields that name (and are recorded in) a version's cached resource set."""
     info = {
         "format": CACHE_FORMAT, "version": spec.version, "mwzrepro": __version__,
         "normalization": NORMALIZATION_VERSION, "recipe": spec.source_ids(),
         "registry": sha256_file(registry), "code": _code_digest(),
+        "sacrebleu": _sacrebleu_version(),  # its 13a tokens of the references are stored
     }
     info["key"] = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:16]
     return info
@@ -130,7 +138,9 @@ class VersionResources:
     Files (JSON, :data:`RESOURCE_FILES`): the references (columns of the ``references``
     table), the scorers' dicts of goals, booked domains, gold states and turn domains (what
     :class:`~mwzrepro.standard.scoring.EvalResources` holds), the user utterances, the
-    ``states`` and ``dialogues`` columns (DST gold), and ``db/<domain>_db.json``.
+    ``states`` and ``dialogues`` columns (DST gold), the references' 13a tokens
+    (``bleu_references``), and ``db/<domain>_db.json``; the DST gold states also pickled
+    (:data:`DST_GOLD_FILE`).
 
     Attributes:
         version: dataset version.
@@ -154,10 +164,16 @@ class VersionResources:
 
     @cached_property
     def references(self) -> pd.DataFrame:
-        """The ``references`` table columns (dialogue_id, turn, text, delex, reference)."""
+        """The ``references`` table columns (dialogue_id, turn, text, delex, reference); their
+        stored 13a tokens are registered for BLEU (:func:`mwzrepro.bleu.score.
+        register_reference_tokens`: scoring BLEU does not tokenize the references again)."""
         import pandas as pd
 
-        return pd.DataFrame(self._load("references"))
+        from mwzrepro.bleu.score import register_reference_tokens
+
+        table = pd.DataFrame(self._load("references"))
+        register_reference_tokens(table, self._load("bleu_references"))
+        return table
 
     @cached_property
     def expected(self) -> dict[str, int]:
@@ -247,8 +263,11 @@ def resource_files(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     refs = tables["references"].sort_values(["dialogue_id", "turn"], kind="mergesort")
     states = tables["states"].sort_values(["dialogue_id", "turn", "domain", "slot"],
                                           kind="mergesort")
+    from mwzrepro.bleu.score import reference_tokens
+
     return {
         "references": _columns(refs, ["dialogue_id", "turn", "text", "delex", "reference"]),
+        "bleu_references": reference_tokens(refs["reference"].tolist()),
         "eval_goals": eval_goals_to_dict(tables["eval_goals"]),
         "booked_domains": booked_domains_to_dict(tables["booked_domains"]),
         "gold_states": gold_states_to_dict(tables["gold_states"]),
