@@ -162,6 +162,11 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
         for warning in stored.get("warnings", []):
             log.warning("%s", warning)
     else:
+        import gc
+
+        # one scoring in a process that ends with it: no collection is worth traversing the
+        # resources (mwzrepro.core.gc_pause), so the collector stays off to the end
+        gc.disable()
         data = read_predictions(predictions_file)
         read_shape(data, predictions_file.name)       # before any resource is built
         standard = from_options(StandardParams, kw, "standard")
