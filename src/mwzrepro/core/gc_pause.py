@@ -10,10 +10,11 @@ duration of one call and restores it afterwards; the next automatic collection t
 whatever cycles the call left.
 
 >>> import gc
+>>> before = gc.isenabled()
 >>> with paused_gc():
 ...     gc.isenabled()
 False
->>> gc.isenabled()
+>>> gc.isenabled() == before
 True
 """
 

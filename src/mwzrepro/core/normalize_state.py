@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.errors import InputError
@@ -319,13 +318,6 @@ def normalize_value(slot: str, value: str) -> str:
             cannot parse (see :func:`normalize_time`); the message names slot and value, the
             caller adds file, dialogue and turn.
     """
-    if type(value) is str:
-        return _normalized_string(slot, value)
-    return _normalized_value(slot, value)
-
-
-def _normalized_value(slot: str, value: Any) -> Any:
-    """:func:`normalize_value` (the rules)."""
     if isinstance(value, tuple):  # alternatives (mwzrepro.core.alternatives)
         out = tuple(dict.fromkeys(normalize_value(slot, v) for v in value))
         return out[0] if len(out) == 1 else out
@@ -342,11 +334,8 @@ def _normalized_value(slot: str, value: Any) -> Any:
     return value
 
 
-@lru_cache(maxsize=1 << 15)
-def _normalized_string(slot: str, value: str) -> Any:
-    """:func:`normalize_value` of a string, cached: states repeat slot values (errors are
-    raised again on every call, never cached)."""
-    return _normalized_value(slot, value)
+#: :func:`normalize_value` of a string, cached (states repeat values; errors are not cached)
+_string_value = lru_cache(maxsize=1 << 15)(normalize_value)
 
 
 def normalize_state(state: dict) -> dict:
@@ -379,7 +368,8 @@ def normalize_state(state: dict) -> dict:
                 value = read_value(value, slot)
                 if value is ABSENT:
                     continue
-                new_slots[name] = normalize_value(name, value)
+                normalize = _string_value if type(value) is str else normalize_value
+                new_slots[name] = normalize(name, value)
             except InputError as err:
                 raise InputError(f"domain {domain!r}, slot {slot!r}: {err}") from None
         out[domain] = new_slots
