@@ -112,8 +112,13 @@ def state_match(
             )
         for hyp_state, ref_state in zip(states, gold[did]):
             hyp, ref = flattened(hyp_state), flattened(ref_state)
-            # tp: keys in both whose values match; every other gold key is a fn
-            n_tp = sum(1 for k, v in hyp.items() if k in ref and matches(v, ref[k]))
+            # tp: keys in both whose values match; every other gold key is a fn (equal strings
+            # match iff equal_matches, as matches() decides, without the call)
+            n_tp = 0
+            for k, v in hyp.items():
+                if k in ref:
+                    r = ref[k]
+                    n_tp += equal_matches if type(v) is str and v == r else matches(v, r)
             if n_tp == len(hyp) and hyp.keys() == ref.keys():
                 joint += 1
             tp += n_tp
