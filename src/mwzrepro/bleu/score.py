@@ -7,16 +7,18 @@ Settings are sacrebleu's defaults, as the reference evaluator uses them
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import pandas as pd
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 
-__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "corpus_bleu",
-           "bleu_scores"]
+__all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "reference_tokens",
+           "register_reference_tokens", "corpus_bleu", "bleu_scores"]
 
 
 @dataclass(frozen=True)
@@ -31,37 +33,110 @@ class BleuResult:
 
 
 class ReferenceStatistics:
-    """One reference set's sacrebleu BLEU with every reference's statistics (n-gram counts,
-    length) computed once, and the row of each ``(dialogue_id, turn)``: scoring a system
-    extracts only its hypotheses' statistics. The 13a tokenizer's replacement templates are
-    compiled into callables (:func:`mwzrepro.core.moses.compile_template`, same output).
-    Per-segment statistics and their sum are sacrebleu's own (``corpus_score`` computes
-    exactly these), so the score is identical."""
+    """One reference set's BLEU with every reference's statistics (n-gram counts, length)
+    computed once, and the row of each ``(dialogue_id, turn)``: scoring a system extracts
+    only its hypotheses' statistics.
 
-    def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...]) -> None:
-        from sacrebleu.metrics import BLEU
+    Segments are tokenized by sacrebleu's own 13a tokenizer of a default ``BLEU()`` (its
+    replacement templates compiled into callables, :func:`mwzrepro.core.moses.
+    compile_template`, same output; each distinct hypothesis of a system tokenized once). A segment's
+    statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]`` are sacrebleu's
+    (``BLEU._compute_segment_statistics`` with one reference: clipped n-gram matches and
+    n-gram totals, property-tested equal in ``tests/unit/bleu/test_segment_statistics.py``),
+    counted with ``collections.Counter`` over ``zip`` of shifted token lists instead of one
+    tuple slice per n-gram; their sum is scored by sacrebleu's ``_aggregate_and_compute``,
+    so the score is sacrebleu's corpus BLEU.
 
-        from mwzrepro.core.moses import compile_template
+    Attributes:
+        bleu: the ``sacrebleu.metrics.BLEU`` (its tokenizer, signature and final formula).
+        row: ``{(dialogue_id, turn): index}`` into ``cache``.
+        cache: per reference, ``(n-gram Counter of orders 1–4, token count)``.
+    """
 
-        bleu = BLEU()
-        post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
-        if isinstance(getattr(post, "_re", None), list):
-            post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
-        bleu._ref_cache = bleu._cache_references([list(references)])
+    def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...],
+                 tokenized: tuple[str, ...] | None = None) -> None:
+        bleu = _bleu()
+        if tokenized is None or len(tokenized) != len(references):
+            tokenized = tuple(bleu._preprocess_segment(ref) for ref in references)
         self.bleu = bleu
+        self.cache = [_ngram_counts(tokens.split()) for tokens in tokenized]
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row = self.bleu._ref_cache, self.row
+        cache, row, tokens = self.cache, self.row, {}
         return self.bleu._aggregate_and_compute(
-            [self.segment_statistics(hyp, cache[row[key]]) for key, hyp in zip(keys, hypotheses)])
+            [self.segment_statistics(hyp, cache[row[key]], tokens)
+             for key, hyp in zip(keys, hypotheses)])
 
-    def segment_statistics(self, hypothesis: str, ref_info: dict) -> list[int]:
-        """sacrebleu's statistics of one raw hypothesis against one cached reference:
-        ``[hyp_len, ref_len, correct_1..4, total_1..4]``."""
-        bleu = self.bleu
-        return bleu._compute_segment_statistics(bleu._preprocess_segment(hypothesis), ref_info)
+    def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int],
+                           tokenized: dict[str, list[str]] | None = None) -> list[int]:
+        """sacrebleu's statistics of one raw hypothesis against one cached reference
+        (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``.
+        ``tokenized``: a memo of the 13a tokens of hypotheses (one system's repeat)."""
+        tokens = None if tokenized is None else tokenized.get(hypothesis)
+        if tokens is None:
+            tokens = self.bleu._preprocess_segment(hypothesis).split()
+            if tokenized is not None:
+                tokenized[hypothesis] = tokens
+        hyp, hyp_len = _ngram_counts(tokens)
+        ref, ref_len = ref_info
+        correct = [0, 0, 0, 0]
+        get = ref.get
+        for ngram, count in hyp.items():
+            matched = get(ngram)
+            if matched:
+                correct[len(ngram) - 1] += count if count < matched else matched
+        return [hyp_len, ref_len, *correct, *(max(hyp_len - n, 0) for n in range(4))]
+
+
+def _bleu():
+    """A default ``sacrebleu.metrics.BLEU`` whose 13a replacement templates are compiled into
+    callables (same output)."""
+    from sacrebleu.metrics import BLEU
+
+    from mwzrepro.core.moses import compile_template
+
+    bleu = BLEU()
+    if bleu.max_ngram_order != 4 or bleu.lowercase:
+        raise AssertionError("ReferenceStatistics counts 4-grams of cased text")
+    post = getattr(bleu.tokenizer, "_post_tokenizer", None)  # 13a's regexp stage
+    if isinstance(getattr(post, "_re", None), list):
+        post._re = [(pattern, compile_template(template)) for pattern, template in post._re]
+    bleu.num_refs = 1  # the signature's nrefs (sacrebleu sets it when caching references)
+    return bleu
+
+
+def reference_tokens(references: list[str]) -> list[str]:
+    """sacrebleu's 13a tokenization of each reference (what :class:`ReferenceStatistics`
+    counts), for the scorer's resource cache (:func:`register_reference_tokens`)."""
+    bleu = _bleu()
+    return [bleu._preprocess_segment(ref) for ref in references]
+
+
+#: 13a tokens of reference sets known in advance (the scorer's resource cache), by content.
+_KNOWN_TOKENS: dict[tuple, tuple[str, ...]] = {}
+
+
+def _content_key(references: pd.DataFrame) -> tuple[tuple, tuple[str, ...]]:
+    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
+                     references["turn"].astype(int).tolist()))
+    return keys, tuple(references["reference"].tolist())
+
+
+def register_reference_tokens(references: pd.DataFrame, tokens: list[str]) -> None:
+    """Record the :func:`reference_tokens` of a ``references`` table: its
+    :func:`reference_statistics`, when first needed, counts them instead of tokenizing the
+    references again (ignored unless there is one per reference)."""
+    if len(tokens) == len(references):
+        _KNOWN_TOKENS[_content_key(references)] = tuple(tokens)
+
+
+def _ngram_counts(tokens: list[str]) -> tuple[Counter, int]:
+    """``(Counter of the 1- to 4-gram tuples of tokens, len(tokens))`` — sacrebleu's
+    ``extract_all_word_ngrams(line, 1, 4)`` of ``" ".join(tokens)``."""
+    return Counter(chain(zip(tokens), zip(tokens, tokens[1:]), zip(tokens, tokens[1:], tokens[2:]),
+                         zip(tokens, tokens[1:], tokens[2:], tokens[3:]))), len(tokens)
 
 
 @lru_cache(maxsize=8)
@@ -69,16 +144,14 @@ def _reference_stats(keys: tuple[tuple[str, int], ...], references: tuple[str, .
                      ) -> ReferenceStatistics:
     """:class:`ReferenceStatistics` of one references table, cached: every system scored against
     the same references in one process reuses their statistics."""
-    return ReferenceStatistics(keys, references)
+    return ReferenceStatistics(keys, references, _KNOWN_TOKENS.get((keys, references)))
 
 
 def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
     """:class:`ReferenceStatistics` of a ``references`` table (``dialogue_id``, ``turn``,
     ``reference``), cached by content: every system scored against the same references in
     one process (the scorer, the pipeline's BLEU rules, the bootstrap) reuses them."""
-    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
-                     references["turn"].astype(int).tolist()))
-    return _reference_stats(keys, tuple(references["reference"].tolist()))
+    return _reference_stats(*_content_key(references))
 
 
 def corpus_bleu(

@@ -138,13 +138,12 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     extended would map some of them, the figures with it) go to stderr. Dialogue ids may be
     upper-case and end in .json. Nothing is written when the input is rejected.
     """
+    from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.cache import cache_root
-    from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.inputs import read_shape
-    from mwzrepro.scorer.memo import load_result, store_result
+    from mwzrepro.scorer.memo import load_result
     from mwzrepro.scorer.results import with_units
-    from mwzrepro.standard.report import format_result, per_dialogue_text
+    from mwzrepro.standard.report import format_result
 
     log = setup_logging(None)
     chosen = _metrics(metrics)
@@ -162,25 +161,41 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
         for warning in stored.get("warnings", []):
             log.warning("%s", warning)
     else:
-        data = read_predictions(predictions_file)
-        read_shape(data, predictions_file.name)       # before any resource is built
-        standard = from_options(StandardParams, kw, "standard")
-        richness = from_options(RichnessParams, kw, "richness")
-        evaluator = make_evaluator(kw, chosen, setting, strict,
-                                   state_match_threshold=standard.state_match_threshold,
-                                   placeholders=standard.placeholders,
-                                   msttr_window=richness.msttr_window)
-        result = evaluator.evaluate(data, name, predictions_file.name,
-                                    per_dialogue=per_dialogue is not None)
-        stored = result.to_dict("mwzeval")
-        if key is not None:
-            store_result(cache_root(kw["cache_dir"]), key, stored)
-        if per_dialogue is not None:
-            write_text(per_dialogue_text(result.dialogues, per_dialogue), per_dialogue)
+        with paused_gc():  # reading the file too (mwzrepro.core.gc_pause)
+            stored = _score(predictions_file, name, chosen, setting, strict, per_dialogue,
+                            key, kw)
     if out is not None:
         write_text(format_result(with_units(stored, units), "json"), out)
     click.echo(format_result(with_units(stored, units if fmt == "json" else "percent"), fmt),
                nl=False)
+
+
+def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, strict: bool,
+           per_dialogue: Path | None, key: str | None, kw: dict[str, Any]) -> dict[str, Any]:
+    """Score the file and store the result under ``key``: the mwzeval-units result dict."""
+    from mwzrepro.core.io import write_text
+    from mwzrepro.scorer.cache import cache_root
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.inputs import read_shape
+    from mwzrepro.scorer.memo import store_result
+    from mwzrepro.standard.report import per_dialogue_text
+
+    data = read_predictions(predictions_file)
+    read_shape(data, predictions_file.name)       # before any resource is built
+    standard = from_options(StandardParams, kw, "standard")
+    richness = from_options(RichnessParams, kw, "richness")
+    evaluator = make_evaluator(kw, chosen, setting, strict,
+                               state_match_threshold=standard.state_match_threshold,
+                               placeholders=standard.placeholders,
+                               msttr_window=richness.msttr_window)
+    result = evaluator.evaluate(data, name, predictions_file.name,
+                                per_dialogue=per_dialogue is not None)
+    stored = result.to_dict("mwzeval")
+    if key is not None:
+        store_result(cache_root(kw["cache_dir"]), key, stored)
+    if per_dialogue is not None:
+        write_text(per_dialogue_text(result.dialogues, per_dialogue), per_dialogue)
+    return stored
 
 
 def _result_key(predictions_file: Path, options: dict[str, Any], kw: dict[str, Any]) -> str:

@@ -116,6 +116,7 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     """Inform/Success (standard and optimistic) of systems on one version; §13 state metrics
     when a system's own states are used. The system ``oracle`` is the reference corpus
     (--references). Resources and the venue database are loaded once for all systems."""
+    from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import read_metadata, read_table, write_table
     from mwzrepro.core.placeholders import stamp_scores
     from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
@@ -154,7 +155,9 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
             kwargs = {"references": refs, "where": references.name}
         if job.coverage is not None:
             kwargs["expected"] = expected_from_coverage(read_table(job.coverage, "coverage"))
-        result = score_success(job.system, version, resources, db, inform, standard, **kwargs)
+        with paused_gc():  # see mwzrepro.core.gc_pause
+            result = score_success(job.system, version, resources, db, inform, standard,
+                                   **kwargs)
         vocabulary = (read_metadata(job.predictions).get("placeholders")
                       if job.predictions is not None else None)
         scores, meta = stamp_scores(result.scores, result.metadata, vocabulary)

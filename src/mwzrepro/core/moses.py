@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["compile_template", "moses_pair"]
+__all__ = ["compile_template", "moses_pair", "round_trip"]
 
 _GROUP = re.compile(r"\\([1-9])")
 
@@ -99,3 +99,27 @@ def moses_pair() -> tuple[Any, Any]:
             return not self._alpha.isdisjoint(text)
 
     return _Tokenizer(), _with_callables(MosesDetokenizer(lang="en"))
+
+
+#: Strings :func:`round_trip` computes without sacremoses (module docstring): words of ASCII
+#: letters and digits with at most one final mark, or a mark alone, separated by spaces.
+_PLAIN = re.compile(r"(?: *(?:[A-Za-z0-9]+[.,?!]?|[.,?!])(?= |$))* *")
+_MARKS = frozenset(".,?!")
+
+
+def round_trip(text: str) -> str:
+    """The Moses round trip ``detokenize(tokenize(text))`` of :func:`moses_pair`, computed
+    directly on plain strings (module docstring) and by sacremoses otherwise.
+
+    >>> round_trip("there are COUNT hotel -s , okay ?")
+    'there are COUNT hotel -s, okay?'
+    >>> round_trip("NAME. is  it in the AREA ? yes .")
+    'NAME. is it in the AREA? yes.'
+    """
+    if _PLAIN.fullmatch(text):
+        out = ""
+        for word in text.split():
+            out += word if word in _MARKS else " " + word
+        return out.lstrip(" ")
+    tok, detok = moses_pair()
+    return detok.detokenize(tok.tokenize(text))

@@ -128,7 +128,6 @@ def _normalize_cached(text: str, placeholders: str = "reference"
     deleted: Counter[str] = Counter()
     out = unify_placeholders(text.lower(), deleted, placeholders)
     out = out.replace("-s", "").replace("-ly", "")
-    from mwzrepro.core.moses import moses_pair
+    from mwzrepro.core.moses import round_trip
 
-    tok, detok = moses_pair()
-    return detok.detokenize(tok.tokenize(out)), tuple(deleted.elements())
+    return round_trip(out), tuple(deleted.elements())

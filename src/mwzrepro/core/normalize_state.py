@@ -16,6 +16,7 @@ data (tuples of (input, output)), checked for duplicate inputs at import time.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.errors import InputError
@@ -333,6 +334,10 @@ def normalize_value(slot: str, value: str) -> str:
     return value
 
 
+#: :func:`normalize_value` of a string, cached (states repeat values; errors are not cached)
+_string_value = lru_cache(maxsize=1 << 15)(normalize_value)
+
+
 def normalize_state(state: dict) -> dict:
     """Normalized dialogue state (§4.1): ``{domain: {slot: value}}`` → a new dict of the same
     shape (the input is not modified).
@@ -363,7 +368,8 @@ def normalize_state(state: dict) -> dict:
                 value = read_value(value, slot)
                 if value is ABSENT:
                     continue
-                new_slots[name] = normalize_value(name, value)
+                normalize = _string_value if type(value) is str else normalize_value
+                new_slots[name] = normalize(name, value)
             except InputError as err:
                 raise InputError(f"domain {domain!r}, slot {slot!r}: {err}") from None
         out[domain] = new_slots

@@ -18,7 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mwzrepro.dst.matchers import Matcher
-from mwzrepro.dst.metrics import TurnOutcome, fga_weight, score_dialogue, score_dialogue_flags
+from mwzrepro.dst.metrics import (
+    TurnOutcome,
+    fga_weight,
+    rewritten_predictions,
+    score_dialogue,
+    score_dialogue_flags,
+)
 from mwzrepro.dst.state import N_SLOTS, DialogueFlags, DialogueStates, DSTError
 
 __all__ = [
@@ -26,6 +32,7 @@ __all__ = [
     "aggregate",
     "fga_from_counts",
     "score_corpus",
+    "score_corpus_twice",
     "score_corpus_flags",
     "outcomes_frame",
 ]
@@ -146,6 +153,28 @@ def score_corpus(
     """Score state dialogues (subset rule) and aggregate: ``(corpus figures, outcomes)``."""
     outs = [o for d in dialogues for o in score_dialogue(d, matcher, variant)]
     return aggregate(outs, lambdas), outs
+
+
+def score_corpus_twice(
+    dialogues: Iterable[DialogueStates],
+    lambdas: Sequence[float],
+    matcher: Matcher | None,
+    second: Matcher,
+    variant: str = "scripts",
+) -> tuple[CorpusScores, list[TurnOutcome], CorpusScores]:
+    """:func:`score_corpus` with ``matcher`` and with ``second`` (a run's main and fuzzy
+    figures): ``(scores, outcomes, second scores)``. A dialogue whose predictions both
+    matchers rewrite alike has the same outcomes under both (they depend on the matcher only
+    through the rewritten states), so they are computed once."""
+    outs: list[TurnOutcome] = []
+    second_outs: list[TurnOutcome] = []
+    for d in dialogues:
+        rewritten = rewritten_predictions(d, matcher)
+        first = score_dialogue(d, matcher, variant, rewritten)
+        outs += first
+        again = rewritten_predictions(d, second)
+        second_outs += first if again == rewritten else score_dialogue(d, second, variant, again)
+    return aggregate(outs, lambdas), outs, aggregate(second_outs, lambdas)
 
 
 def score_corpus_flags(

@@ -51,6 +51,7 @@ __all__ = [
     "fga_weight",
     "lambda_from_forgetting",
     "TurnOutcome",
+    "rewritten_predictions",
     "score_dialogue",
     "score_dialogue_flags",
     "flags_from_states",
@@ -215,10 +216,29 @@ class TurnOutcome:
     rewrites: int = 0
 
 
+def rewritten_predictions(
+    dialogue: DialogueStates,
+    matcher: Matcher | None = None,
+) -> tuple[list[dict[Slot, str]], list[int]]:
+    """The predicted states of ``dialogue`` rewritten with ``matcher`` and the gold
+    alternatives (§2.7, :func:`~mwzrepro.dst.matchers.rewrite_predictions`) and, per turn,
+    the number of rewritten values: ``(states, rewrites)``."""
+    matcher = matcher or ExactMatcher()
+    alts = dialogue.alternatives or (None,) * len(dialogue.gold)
+    pred: list[dict[Slot, str]] = []
+    rewrites: list[int] = []
+    for g, p, a in zip(dialogue.gold, dialogue.pred, alts):
+        r = rewrite_predictions(g, p, matcher, a)
+        pred.append(r)
+        rewrites.append(sum(1 for s in p if p[s] != r[s]))
+    return pred, rewrites
+
+
 def score_dialogue(
     dialogue: DialogueStates,
     matcher: Matcher | None = None,
     variant: str = "scripts",
+    rewritten: tuple[list[dict[Slot, str]], list[int]] | None = None,
 ) -> list[TurnOutcome]:
     """Per-turn outcomes of one dialogue from states (subset rule LM + R1, §6.3).
 
@@ -229,34 +249,36 @@ def score_dialogue(
         dialogue: gold and predicted states.
         matcher: value matcher (default exact).
         variant: ``scripts`` (default) or ``paper_literal`` (§9 D1).
+        rewritten: :func:`rewritten_predictions` of ``dialogue`` with ``matcher``, when the
+            caller has it.
 
     Returns:
         one :class:`TurnOutcome` per turn, in turn order.
     """
-    matcher = matcher or ExactMatcher()
     gold = dialogue.gold
-    alts = dialogue.alternatives or (None,) * len(gold)
-    pred: list[dict[Slot, str]] = []
-    rewrites: list[int] = []
-    for g, p, a in zip(gold, dialogue.pred, alts):
-        r = rewrite_predictions(g, p, matcher, a)
-        pred.append(r)
-        rewrites.append(sum(1 for s in p if p[s] != r[s]))
+    pred, rewrites = rewritten or rewritten_predictions(dialogue, matcher)
     exact = [dict(g) == r for g, r in zip(gold, pred)]
+    gold_items = [set(g.items()) for g in gold]
+    pred_items = [set(p.items()) for p in pred]
+    # local_match(gold[t - 1], gold[t], pred[t - 1], pred[t]) on the item sets built once
     local: list[bool | None] = [None] + [
-        local_match(gold[t - 1], gold[t], pred[t - 1], pred[t]) for t in range(1, len(gold))
+        pred_items[t] - pred_items[t - 1] <= gold_items[t]
+        and gold_items[t] - gold_items[t - 1] <= pred_items[t]
+        for t in range(1, len(gold))
     ]
     kinds = classify_turns(exact, local, variant)
     out = []
     for t, (g, p) in enumerate(zip(gold, pred)):
-        gi, pi = set(g.items()), set(p.items())
+        gi, pi = gold_items[t], pred_items[t]
+        if exact[t]:  # equal states: no wrong slot, every triple a hit
+            n_wrong, hits, union = 0, len(gi), len(gi)
+        else:
+            n_wrong, hits, union = len(wrong_slots(g, p)), len(gi & pi), len(gi | pi)
         out.append(
             TurnOutcome(
                 dialogue_id=dialogue.dialogue_id, turn=t, exact=exact[t], local=local[t],
-                kind=kinds[t][0], x=kinds[t][1],
-                n_wrong=len(wrong_slots(g, p)),
-                gold_slots=len(gi), hits=len(gi & pi), union=len(gi | pi),
-                rewrites=rewrites[t],
+                kind=kinds[t][0], x=kinds[t][1], n_wrong=n_wrong,
+                gold_slots=len(gi), hits=hits, union=union, rewrites=rewrites[t],
             )
         )
     return out

@@ -26,7 +26,12 @@ import pandas as pd
 
 from mwzrepro.core.signature import Signature
 from mwzrepro.dst.alignment import Coverage, align_flags, align_states, select_dialogues
-from mwzrepro.dst.corpus import CorpusScores, outcomes_frame, score_corpus, score_corpus_flags
+from mwzrepro.dst.corpus import (
+    CorpusScores,
+    outcomes_frame,
+    score_corpus_flags,
+    score_corpus_twice,
+)
 from mwzrepro.dst.matchers import Matcher, make_matcher
 from mwzrepro.dst.metrics import TurnOutcome
 from mwzrepro.dst.params import DSTParams
@@ -164,9 +169,8 @@ def _score_states(run: DSTRun, dialogues: Iterable[DialogueStates], coverage: Co
                   notes: list[str]) -> RunResult:
     """Main and fuzzy figures of state dialogues (subset rule)."""
     _nothing_to_score(coverage)
-    dialogues = list(dialogues)
-    scores, outcomes = score_corpus(dialogues, run.lambdas, run.matcher, run.variant)
-    fuzzy, _ = score_corpus(dialogues, run.lambdas, run.fuzzy, run.variant)
+    scores, outcomes, fuzzy = score_corpus_twice(dialogues, run.lambdas, run.matcher, run.fuzzy,
+                                                 run.variant)
     return RunResult(scores, outcomes, fuzzy, coverage, notes)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from mwzrepro.core import ids
@@ -165,6 +166,7 @@ _SLOT_ALIASES = {
 }
 
 
+@lru_cache(maxsize=4096)
 def canonical_slot(domain: str, slot: str) -> Slot | None:
     """The canonical (domain, slot) of §2.2 for a slot name in any accepted spelling.
 
@@ -214,7 +216,8 @@ def make_state(
     for domain, slot, value in triples:
         here = f"{where + ': ' if where else ''}slot {domain}-{slot}"
         pair = canonical_slot(domain, slot)
-        v = _canonical_alternatives(value, here)
+        v = _canonical_string(value) if type(value) is str else _canonical_alternatives(value,
+                                                                                         here)
         if pair is None:
             if dropped is None:
                 raise DSTError(f"{here} is not one of the 30 MultiWOZ 2.1 domain-slot pairs")
@@ -228,6 +231,12 @@ def make_state(
             raise DSTError(f"{here}: two values for {pair[0]}-{pair[1]}: {old!r} and {v!r}")
         state[pair] = v
     return state
+
+
+@lru_cache(maxsize=1 << 14)
+def _canonical_string(value: str) -> str | None:
+    """:func:`canonical_value` of a string (never an error), cached: values repeat."""
+    return canonical_value(value)
 
 
 def _canonical_alternatives(value: Any, here: str) -> str | None:

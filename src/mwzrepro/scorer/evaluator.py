@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
+from mwzrepro.core.gc_pause import paused_gc
 from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
 from mwzrepro.core.placeholders import signature_fields
 from mwzrepro.scorer.blocks import (
@@ -206,12 +207,14 @@ class Evaluator:
             InputError: degenerate input, unknown ids, wrong turn counts, malformed turns,
                 partial coverage under ``strict`` (one line naming the file and dialogues).
         """
-        return self._run(predictions, system, source, per_dialogue)
+        with paused_gc():
+            return self._run(predictions, system, source, per_dialogue)
 
     def evaluate_file(self, path: str | Path, system: str | None = None) -> EvaluationResult:
         """:meth:`evaluate` on a JSON file; ``system`` defaults to the file's stem."""
         p = Path(path)
-        return self.evaluate(read_predictions(p), system or p.stem, p.name)
+        with paused_gc():
+            return self.evaluate(read_predictions(p), system or p.stem, p.name)
 
     def per_dialogue(self, predictions: Mapping[str, Any], setting: str | None = None,
                      source: str = "<predictions>") -> list[dict[str, Any]]:
@@ -266,7 +269,8 @@ class Evaluator:
                  ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
         """Validate, normalize and prepare the scorer input; never modifies ``data``."""
         try:
-            return self._prepare_checked(data, source)
+            with paused_gc():
+                return self._prepare_checked(data, source)
         except RecursionError:
             raise InputError(f"{source}: nested too deeply to be a prediction file; "
                              f"{ACCEPTED_SHAPES}") from None

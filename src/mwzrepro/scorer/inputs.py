@@ -44,8 +44,10 @@ _LIST_MAX = 10
 
 
 def _listing(items: list[str]) -> str:
+    """Up to :data:`_LIST_MAX` ids, comma-separated; an id with a line break or another
+    unprintable character as its ``repr`` (messages stay one line)."""
     more = f" (+{len(items) - _LIST_MAX} more)" if len(items) > _LIST_MAX else ""
-    return ", ".join(items[:_LIST_MAX]) + more
+    return ", ".join(i if i.isprintable() else repr(i) for i in items[:_LIST_MAX]) + more
 
 
 #: The shapes a prediction file may have (the end of every shape error).

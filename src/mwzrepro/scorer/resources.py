@@ -49,17 +49,23 @@ if TYPE_CHECKING:
     from mwzrepro.standard.database import VenueDatabase
     from mwzrepro.standard.scoring import EvalResources
 
-__all__ = ["CACHE_FORMAT", "RESOURCE_FILES", "VersionResources", "load_resources", "build_key",
+__all__ = ["CACHE_FORMAT", "RESOURCE_FILES", "DST_GOLD_FILE", "dst_gold_from", "VersionResources", "load_resources", "build_key",
            "resource_files"]
 
 log = logging.getLogger("mwzrepro")
 
 #: Layout version of a cached resource set; bump when the set's files change meaning.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: The JSON files of a resource set (``<name>.json``), besides ``db/<domain>_db.json``.
 RESOURCE_FILES = ("references", "eval_goals", "booked_domains", "gold_states", "turn_domains",
-                  "user_turns", "states", "dialogues")
+                  "user_turns", "states", "dialogues", "bleu_references")
+
+#: The DST gold states as :func:`mwzrepro.dst.readers.gold.gold_from_tables` returns them,
+#: pickled at build time (``VersionResources.dst_gold`` loads them in milliseconds instead of
+#: rebuilding them from the ``states`` columns, about 0.6 s; written by this package into the
+#: per-user cache and hash-verified with the rest of the set before use).
+DST_GOLD_FILE = "dst_gold.pickle"
 
 #: Modules (relative to the package) whose code shapes the built tables.
 _BUILDER_MODULES = (
@@ -69,7 +75,8 @@ _BUILDER_MODULES = (
     "core/io.py",
     "standard/goals.py", "standard/booked.py", "standard/gold_states.py",
     "standard/active_domains.py", "core/schemas/__init__.py", "core/schemas/dataset.py",
-    "core/schemas/evaluation.py", "core/schemas/spec.py",
+    "core/schemas/evaluation.py", "core/schemas/spec.py", "dst/readers/gold.py", "dst/state.py",
+    "bleu/score.py",
 )
 
 
@@ -82,12 +89,19 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
+def _sacrebleu_version() -> str:
+    from importlib.metadata import version
+
+    return version("sacrebleu")
+
+
 def build_key(spec: VersionRecipe, registry: Path) -> dict[str, Any]:
     """The fields that name (and are recorded in) a version's cached resource set."""
     info = {
         "format": CACHE_FORMAT, "version": spec.version, "mwzrepro": __version__,
         "normalization": NORMALIZATION_VERSION, "recipe": spec.source_ids(),
         "registry": sha256_file(registry), "code": _code_digest(),
+        "sacrebleu": _sacrebleu_version(),  # its 13a tokens of the references are stored
     }
     info["key"] = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:16]
     return info
@@ -124,7 +138,9 @@ class VersionResources:
     Files (JSON, :data:`RESOURCE_FILES`): the references (columns of the ``references``
     table), the scorers' dicts of goals, booked domains, gold states and turn domains (what
     :class:`~mwzrepro.standard.scoring.EvalResources` holds), the user utterances, the
-    ``states`` and ``dialogues`` columns (DST gold), and ``db/<domain>_db.json``.
+    ``states`` and ``dialogues`` columns (DST gold), the references' 13a tokens
+    (``bleu_references``), and ``db/<domain>_db.json``; the DST gold states also pickled
+    (:data:`DST_GOLD_FILE`).
 
     Attributes:
         version: dataset version.
@@ -148,10 +164,16 @@ class VersionResources:
 
     @cached_property
     def references(self) -> pd.DataFrame:
-        """The ``references`` table columns (dialogue_id, turn, text, delex, reference)."""
+        """The ``references`` table columns (dialogue_id, turn, text, delex, reference); their
+        stored 13a tokens are registered for BLEU (:func:`mwzrepro.bleu.score.
+        register_reference_tokens`: scoring BLEU does not tokenize the references again)."""
         import pandas as pd
 
-        return pd.DataFrame(self._load("references"))
+        from mwzrepro.bleu.score import register_reference_tokens
+
+        table = pd.DataFrame(self._load("references"))
+        register_reference_tokens(table, self._load("bleu_references"))
+        return table
 
     @cached_property
     def expected(self) -> dict[str, int]:
@@ -189,18 +211,30 @@ class VersionResources:
 
     @cached_property
     def dst_gold(self) -> tuple[dict, Any]:
-        """Gold belief states of spec-dst-metrics (``(gold, dropped gold slot counts)``)."""
-        from collections import Counter
+        """Gold belief states of spec-dst-metrics (``(gold, dropped gold slot counts)``), from
+        the set's :data:`DST_GOLD_FILE` (built from the ``states`` columns when absent)."""
+        import pickle
 
-        import pandas as pd
+        path = self.directory / DST_GOLD_FILE
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        return dst_gold_from(self._load("states"), self._load("dialogues"), self.version)
 
-        from mwzrepro.dst.readers.gold import gold_from_tables
 
-        dropped: Counter = Counter()
-        gold = gold_from_tables(pd.DataFrame(self._load("states")),
-                                pd.DataFrame(self._load("dialogues")),
-                                f"{self.version} gold states", dropped)
-        return gold, dropped
+def dst_gold_from(states: Mapping[str, list], dialogues: Mapping[str, list],
+                  version: str) -> tuple[dict, Any]:
+    """``(gold, dropped gold slot counts)`` of :func:`mwzrepro.dst.readers.gold.
+    gold_from_tables` from the ``states`` and ``dialogues`` columns of a resource set."""
+    from collections import Counter
+
+    import pandas as pd
+
+    from mwzrepro.dst.readers.gold import gold_from_tables
+
+    dropped: Counter = Counter()
+    gold = gold_from_tables(pd.DataFrame(states), pd.DataFrame(dialogues),
+                            f"{version} gold states", dropped)
+    return gold, dropped
 
 
 def _columns(df: pd.DataFrame, columns: list[str]) -> dict[str, list]:
@@ -229,8 +263,11 @@ def resource_files(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     refs = tables["references"].sort_values(["dialogue_id", "turn"], kind="mergesort")
     states = tables["states"].sort_values(["dialogue_id", "turn", "domain", "slot"],
                                           kind="mergesort")
+    from mwzrepro.bleu.score import reference_tokens
+
     return {
         "references": _columns(refs, ["dialogue_id", "turn", "text", "delex", "reference"]),
+        "bleu_references": reference_tokens(refs["reference"].tolist()),
         "eval_goals": eval_goals_to_dict(tables["eval_goals"]),
         "booked_domains": booked_domains_to_dict(tables["booked_domains"]),
         "gold_states": gold_states_to_dict(tables["gold_states"]),
@@ -302,6 +339,8 @@ def _prune(current: Path) -> None:
 
 def _build(spec: VersionRecipe, directory: Path, root: Path, registry: Path,
            mirror: str | None, info: Mapping[str, Any], progress: bool | None) -> None:
+    import pickle
+
     from tqdm import tqdm
 
     from mwzrepro.core.io import atomic_path, dumps_json, write_text
@@ -325,6 +364,10 @@ def _build(spec: VersionRecipe, directory: Path, root: Path, registry: Path,
         for name in RESOURCE_FILES:
             write_text(dumps_json(content[name], indent=None), directory / f"{name}.json")
             files.append(f"{name}.json")
+        gold = dst_gold_from(content["states"], content["dialogues"], spec.version)
+        with atomic_path(directory / DST_GOLD_FILE) as tmp:
+            tmp.write_bytes(pickle.dumps(gold, protocol=pickle.HIGHEST_PROTOCOL))
+        files.append(DST_GOLD_FILE)
         for domain, sid in DATABASE_SOURCES.items():
             rel = f"db/{domain}_db.json"
             with atomic_path(directory / rel) as tmp:

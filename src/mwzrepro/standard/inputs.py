@@ -106,10 +106,12 @@ def _domains(source: str, did: str, d: Mapping[str, list[Any]],
     raise ConfigError(f"cannot derive active domains from source {source!r}")
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _normalized_state(state_json: str) -> dict[str, Any]:
     """Normalized state of one ``state_json`` (memoized: consecutive turns, and systems scored
-    in one process, often repeat a state; the dict is shared and must not be modified)."""
+    in one process, often repeat a state; the dict is shared and must not be modified). 8,192
+    states hold one system's distinct states (at most about 5,000 of 7,372 turns on the 19
+    public files) without keeping every system's: 2^16 of them held some 30 MiB."""
     return normalize_state(json.loads(state_json))
 
 

@@ -12,6 +12,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import chain
 
 from mwzrepro.core.errors import InputError
 
@@ -40,9 +42,16 @@ def tokenize(text: str) -> list[str]:
     one space, lowercases and splits on the single space, **keeping empty strings**: an empty
     response gives ``[""]``, a trailing ``:`` leaves a trailing ``""`` token (quirk, kept).
     """
+    return _cleaned(text).split(" ")
+
+
+@lru_cache(maxsize=1 << 15)
+def _cleaned(text: str) -> str:
+    """:func:`tokenize` before the split, cached (strings only: responses repeat within and
+    across systems)."""
     for p in LEXDIV_PUNCTUATION:
         text = text.replace(p, "")
-    return _WS.sub(" ", text).lower().split(" ")
+    return _WS.sub(" ", text).lower()
 
 
 def msttr(tokens: Sequence[str], window: int = 50) -> float:
@@ -85,22 +94,21 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
     Raises:
         InputError: ``responses`` is empty.
     """
-    all_tokens: list[str] = []
-    bigrams: list[tuple[str, str]] = []
-    trigrams: list[tuple[str, str, str]] = []
-    n_turns = 0
+    seen: dict[str, list[str]] = {}  # responses repeat within a system: tokenize each once
+    turns: list[list[str]] = []
     for response in responses:
-        toks = tokenize(response)
-        n_turns += 1
-        all_tokens += toks
-        bigrams += zip(toks, toks[1:])
-        trigrams += zip(toks, toks[1:], toks[2:])
+        toks = seen.get(response)
+        if toks is None:
+            toks = seen[response] = tokenize(response)
+        turns.append(toks)
+    n_turns = len(turns)
     if n_turns == 0:
         raise InputError("lexical richness needs at least one response")
+    all_tokens = list(chain.from_iterable(turns))
     # one Counter per order: counts in first-occurrence order, as the evaluator's updates
     uni = Counter(all_tokens)
-    bi = Counter(bigrams)
-    tri = Counter(trigrams)
+    bi = Counter(chain.from_iterable(zip(t, t[1:]) for t in turns))
+    n_trigrams = len(set(chain.from_iterable(zip(t, t[1:], t[2:]) for t in turns)))
     n_tokens = len(all_tokens)
     acc = 0.0
     for c in uni.values():  # Counter keeps first-occurrence order
@@ -118,5 +126,5 @@ def lexical_richness(responses: Iterable[str], window: int = 50) -> dict[str, fl
         "msttr": msttr(all_tokens, window),
         "num_unigrams": len(uni),
         "num_bigrams": len(bi),
-        "num_trigrams": len(tri),
+        "num_trigrams": n_trigrams,
     }

@@ -72,13 +72,34 @@ def state_match(
 
     equal_matches = 100 > threshold  # partial_ratio(a, a) is 100 in both modes
 
-    def matches(hyp: Any, ref: Any) -> bool:
+    def compare(hyp: Any, ref: Any) -> bool:
         a, b = _as_text(hyp), _as_text(ref)
         if a is None or b is None:
             return False
         if a == b:
             return equal_matches
         return partial_ratio(a, b, matching) > threshold
+
+    compared: dict[tuple[Any, Any], bool] = {}  # value pairs repeat across turns
+
+    def matches(hyp: Any, ref: Any) -> bool:
+        try:
+            return compared[hyp, ref]
+        except KeyError:
+            out = compared[hyp, ref] = compare(hyp, ref)
+            return out
+        except TypeError:  # an unhashable value
+            return compare(hyp, ref)
+
+    # states are often one shared object for several turns (memoized normalization, gold
+    # states of consecutive turns): flatten each object once (all live during the call)
+    flat: dict[int, dict[tuple[str, str], Any]] = {}
+
+    def flattened(state: State) -> dict[tuple[str, str], Any]:
+        out = flat.get(id(state))
+        if out is None:
+            out = flat[id(state)] = flatten_state(state)
+        return out
 
     tp = fp = fn = joint = turns = 0
     for did, states in predicted.items():
@@ -90,9 +111,14 @@ def state_match(
                 f"{len(gold[did])} gold states"
             )
         for hyp_state, ref_state in zip(states, gold[did]):
-            hyp, ref = flatten_state(hyp_state), flatten_state(ref_state)
-            # tp: keys in both whose values match; every other gold key is a fn
-            n_tp = sum(1 for k, v in hyp.items() if k in ref and matches(v, ref[k]))
+            hyp, ref = flattened(hyp_state), flattened(ref_state)
+            # tp: keys in both whose values match; every other gold key is a fn (equal strings
+            # match iff equal_matches, as matches() decides, without the call)
+            n_tp = 0
+            for k, v in hyp.items():
+                if k in ref:
+                    r = ref[k]
+                    n_tp += equal_matches if type(v) is str and v == r else matches(v, r)
             if n_tp == len(hyp) and hyp.keys() == ref.keys():
                 joint += 1
             tp += n_tp

@@ -50,7 +50,7 @@ class BleuReferences:
 
         self._refs = reference_statistics(references)
         self._index, self._bleu = self._refs.row, self._refs.bleu
-        self._cache = self._bleu._ref_cache
+        self._cache = self._refs.cache
 
     def stats(self, predictions: pd.DataFrame, system: str, signature: str = "") -> DialogueStats:
         """Per-dialogue BLEU statistics of one system's predicted turns.

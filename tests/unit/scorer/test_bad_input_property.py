@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from mwzrepro import Evaluator
@@ -57,6 +57,7 @@ def shared(mini):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=PREDICTIONS)
+@example(data={"\n": None})  # an id with a line break, found by this property
 def test_evaluate_gives_a_result_or_one_line(shared, data):
     try:
         result = shared.evaluate(data, source="random.json")

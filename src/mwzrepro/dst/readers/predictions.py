@@ -52,14 +52,21 @@ def predictions_from_table(
                        f"no predicted state, but other turns have one (states must be given "
                        f"for every turn or none)")
     out: dict[str, dict[int, State]] = {}
-    for did, turn, text in predictions[["dialogue_id", "turn", "state_json"]].itertuples(
-        index=False
-    ):
+    # a state_json text seen before gives the same state and the same dropped values
+    seen: dict[str, tuple[State, Counter | None]] = {}
+    for did, turn, text in zip(predictions["dialogue_id"].tolist(), predictions["turn"].tolist(),
+                               sj.tolist()):
         did = canonical_dialogue_id(did)
-        here = f"{where}: dialogue {did}, turn {int(turn)}"
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DSTError(f"{here}: unreadable state_json: {exc}") from None
-        out.setdefault(did, {})[int(turn)] = make_state(nested_triples(raw, here), here, dropped)
+        hit = seen.get(text)
+        if hit is None:
+            here = f"{where}: dialogue {did}, turn {int(turn)}"
+            try:
+                raw = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise DSTError(f"{here}: unreadable state_json: {exc}") from None
+            delta: Counter | None = None if dropped is None else Counter()
+            hit = seen[text] = (make_state(nested_triples(raw, here), here, delta), delta)
+        if hit[1]:
+            dropped.update(hit[1])
+        out.setdefault(did, {})[int(turn)] = dict(hit[0])
     return out
