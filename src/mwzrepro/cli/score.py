@@ -161,7 +161,7 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
         for warning in stored.get("warnings", []):
             log.warning("%s", warning)
     else:
-        with paused_gc():  # reading the file too (mwzrepro.core.gc_pause)
+        with paused_gc(freeze=True):  # reading the file too (mwzrepro.core.gc_pause)
             stored = _score(predictions_file, name, chosen, setting, strict, per_dialogue,
                             key, kw)
     if out is not None:

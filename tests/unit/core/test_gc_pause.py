@@ -32,3 +32,16 @@ def test_nested_blocks_keep_it_off_until_the_outermost_ends():
             pass
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_freeze_moves_what_the_block_kept_out_of_the_collector_and_restores_it():
+    gc.unfreeze()
+    with paused_gc(freeze=True):
+        kept = [{"slot": i} for i in range(100)]
+    try:
+        assert gc.isenabled()
+        assert gc.get_freeze_count() >= len(kept)  # the block's objects are frozen
+        assert gc.get_count()[0] < len(kept)  # nothing left for the next young collection
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
