@@ -101,25 +101,61 @@ def moses_pair() -> tuple[Any, Any]:
     return _Tokenizer(), _with_callables(MosesDetokenizer(lang="en"))
 
 
-#: Strings :func:`round_trip` computes without sacremoses (module docstring): words of ASCII
-#: letters and digits with at most one final mark, or a mark alone, separated by spaces.
-_PLAIN = re.compile(r"(?: *(?:[A-Za-z0-9]+[.,?!]?|[.,?!])(?= |$))* *")
-_MARKS = frozenset(".,?!")
+#: Strings :func:`round_trip` computes without sacremoses (its docstring), once every colon
+#: is spaced out: words of ASCII letters and digits — with apostrophes between two letters
+#: (``you're``, ``NAME's``) or before a letter at their start (``'m``) — and at most one
+#: final mark, or a mark alone (``.``, ``,``, ``?``, ``!``, ``:``), separated by spaces.
+_PLAIN = re.compile(
+    r"(?: *(?:'?[A-Za-z0-9]+(?:(?<=[A-Za-z])'[A-Za-z][A-Za-z0-9]*)*(?<!')[.,?!]?|[.,?!:])"
+    r"(?= |$))* *")
+_MARKS = frozenset(".,?!:")
+
+
+def _spaced(text: str) -> str:
+    """``text`` with every colon spaced out (what :data:`_PLAIN` reads)."""
+    return text.replace(":", " : ") if ":" in text else text
 
 
 def round_trip(text: str) -> str:
     """The Moses round trip ``detokenize(tokenize(text))`` of :func:`moses_pair`, computed
-    directly on plain strings (module docstring) and by sacremoses otherwise.
+    directly on plain strings and by sacremoses otherwise.
+
+    The direct path takes the strings :data:`_PLAIN` matches (84 % of the 19 public files'
+    distinct responses without colons and apostrophes, 99 % with them) and applies Moses'
+    rules for them: the tokenizer pads every colon with spaces (its "not alphanumeric" rule)
+    and the detokenizer attaches it, like a final ``.``/``,``/``?``/``!``, to what precedes
+    it; an apostrophe between two letters is split off with the letters after it
+    (``you 're``) and joined back as an English contraction (the word comes back
+    unchanged); an apostrophe after a space (``i 'm``) becomes a token of its own, which the
+    detokenizer treats as a quote: the first of a pair opens (space before, none after)
+    unless the token before ends in ``s`` (a possessive: attached, nothing opened), the
+    second closes (attached left). Property-tested equal to sacremoses
+    (``tests/unit/core/test_moses.py``), which stays the oracle and takes every other string
+    (imported only then: compiling its expressions takes 0.3 s).
 
     >>> round_trip("there are COUNT hotel -s , okay ?")
     'there are COUNT hotel -s, okay?'
     >>> round_trip("NAME. is  it in the AREA ? yes .")
     'NAME. is it in the AREA? yes.'
+    >>> round_trip("you're welcome. reference number is : REFERENCE , at 10:00 .")
+    "you're welcome. reference number is: REFERENCE, at 10: 00."
+    >>> round_trip("i 'm sorry , it 's NAME 's . i 'm")
+    "i 'm sorry, it' s NAME 's. i' m"
     """
-    if _PLAIN.fullmatch(text):
-        out = ""
-        for word in text.split():
-            out += word if word in _MARKS else " " + word
-        return out.lstrip(" ")
-    tok, detok = moses_pair()
-    return detok.detokenize(tok.tokenize(text))
+    spaced = _spaced(text)
+    if not _PLAIN.fullmatch(spaced):
+        tok, detok = moses_pair()
+        return detok.detokenize(tok.tokenize(text))
+    out, space, quotes, last = "", "", 0, ""
+    for i, word in enumerate(spaced.split()):
+        if word[0] == "'" and i:  # Moses splits it: a quote token, then the word
+            if quotes % 2:  # closing
+                out, space, quotes = out + "'", " ", quotes + 1
+            elif last.endswith("s"):  # possessive: attached
+                out, space = out + "'", " "
+            else:  # opening
+                out, space, quotes = out + space + "'", "", quotes + 1
+            word = word[1:]
+        out, space, last = (out + word, " ", word) if word in _MARKS else (
+            out + space + word, " ", word)
+    return out
