@@ -101,19 +101,27 @@ def moses_pair() -> tuple[Any, Any]:
     return _Tokenizer(), _with_callables(MosesDetokenizer(lang="en"))
 
 
-#: Strings :func:`round_trip` computes without sacremoses (its docstring), once every colon
-#: is spaced out: words of ASCII letters and digits — with apostrophes between two letters
-#: (``you're``, ``NAME's``) or before a letter at their start (``'m``) — and at most one
-#: final mark, or a mark alone (``.``, ``,``, ``?``, ``!``, ``:``), separated by spaces.
+#: Characters Moses pads with spaces (its "not alphanumeric" rule) that its detokenizer
+#: attaches to the token before (like a final mark), to the token after (currency, opening
+#: brackets), or to neither; XML specials (escaped and unescaped) and quotes are left out.
+_LEFT, _RIGHT, _ALONE = ".,?!:;%)}", "$({", "#_=/*+@~"
+_ATTACHED_LEFT, _ATTACHED_RIGHT = frozenset(_LEFT), frozenset(_RIGHT)
+_PADDED = str.maketrans({c: f" {c} " for c in ":;%)}" + _RIGHT + _ALONE})
+
+#: Strings :func:`round_trip` computes without sacremoses (its docstring), once the padded
+#: characters are spaced out: words of ASCII letters, digits and hyphens, with single dots
+#: inside (``40.4``), apostrophes between two letters (``you're``, ``NAME's``) or before a
+#: letter at their start (``'m``), and at most one final ``.``, ``,``, ``?`` or ``!``; or a
+#: mark or padded character alone; separated by spaces.
+_WORD = r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
 _PLAIN = re.compile(
-    r"(?: *(?:'?[A-Za-z0-9]+(?:(?<=[A-Za-z])'[A-Za-z][A-Za-z0-9]*)*(?<!')[.,?!]?|[.,?!:])"
-    r"(?= |$))* *")
-_MARKS = frozenset(".,?!:")
+    rf"(?: *(?:(?:'(?=[A-Za-z]))?{_WORD}(?:(?<=[A-Za-z])'(?=[A-Za-z]){_WORD})*[.,?!]?"
+    rf"|[{re.escape(_LEFT + _RIGHT + _ALONE)}])(?= |$))* *")
 
 
 def _spaced(text: str) -> str:
-    """``text`` with every colon spaced out (what :data:`_PLAIN` reads)."""
-    return text.replace(":", " : ") if ":" in text else text
+    """``text`` with every padded character spaced out (what :data:`_PLAIN` reads)."""
+    return text.translate(_PADDED)
 
 
 def round_trip(text: str) -> str:
@@ -121,10 +129,12 @@ def round_trip(text: str) -> str:
     directly on plain strings and by sacremoses otherwise.
 
     The direct path takes the strings :data:`_PLAIN` matches (84 % of the 19 public files'
-    distinct responses without colons and apostrophes, 99 % with them) and applies Moses'
-    rules for them: the tokenizer pads every colon with spaces (its "not alphanumeric" rule)
-    and the detokenizer attaches it, like a final ``.``/``,``/``?``/``!``, to what precedes
-    it; an apostrophe between two letters is split off with the letters after it
+    distinct responses without padded characters and apostrophes, 99.9 % with them) and
+    applies Moses' rules for them: the tokenizer pads ``:``, ``#``, ``(`` and the like with
+    spaces (its "not alphanumeric" rule) and the detokenizer attaches ``:``, ``;``, ``%``,
+    ``)``, ``}`` (and a final ``.``/``,``/``?``/``!``) to what precedes them, ``$``, ``(``,
+    ``{`` to what follows, and leaves the others (``#``, ``_``, ``=``, ``/`` …) as words;
+    an apostrophe between two letters is split off with the letters after it
     (``you 're``) and joined back as an English contraction (the word comes back
     unchanged); an apostrophe after a space (``i 'm``) becomes a token of its own, which the
     detokenizer treats as a quote: the first of a pair opens (space before, none after)
@@ -139,6 +149,8 @@ def round_trip(text: str) -> str:
     'NAME. is it in the AREA? yes.'
     >>> round_trip("you're welcome. reference number is : REFERENCE , at 10:00 .")
     "you're welcome. reference number is: REFERENCE, at 10: 00."
+    >>> round_trip("ref# REFERENCE (cash) , 5 % off $ 10 ; a_b")
+    'ref # REFERENCE (cash), 5% off $10; a _ b'
     >>> round_trip("i 'm sorry , it 's NAME 's . i 'm")
     "i 'm sorry, it' s NAME 's. i' m"
     """
@@ -156,6 +168,11 @@ def round_trip(text: str) -> str:
             else:  # opening
                 out, space, quotes = out + space + "'", "", quotes + 1
             word = word[1:]
-        out, space, last = (out + word, " ", word) if word in _MARKS else (
-            out + space + word, " ", word)
+        if word in _ATTACHED_LEFT:
+            out, space = out + word, " "
+        elif word in _ATTACHED_RIGHT:
+            out, space = out + space + word, ""
+        else:
+            out, space = out + space + word, " "
+        last = word
     return out

@@ -44,10 +44,12 @@ def test_round_trip_equals_sacremoses_on_any_unicode(text):
     assert round_trip(moses_pair(), text) == round_trip(ORACLE, text)
 
 
-#: The alphabet of round_trip's direct path (letters, digits, the five marks, apostrophes,
-#: spaces; contractions and possessives), with a few characters just outside it.
-PLAIN = st.sampled_from(list("aZ09 .,?!:'s") + ["NAME", "ab", "mr", "A", "No", " ", "  ",
-                                               " '", "'s", " 's", "n't", " 'm", "10:00", "-"])
+#: The alphabet of round_trip's direct path (letters, digits, marks, padded characters,
+#: apostrophes, hyphens, spaces; contractions and possessives), with a few characters just
+#: outside it (``&``, ``[``).
+PLAIN = st.sampled_from(list("aZ09 .,?!:;%)}$({#_=/*+@~'s-&[") + ["NAME", "ab", "mr", "A", "No", " ", "  ",
+                                                " '", "'s", " 's", "n't", " 'm", "10:00",
+                                                "40.4", "a.b", " - ", "x.y.", "--", ".5"])
 
 
 @settings(max_examples=1500, deadline=None)
@@ -60,9 +62,11 @@ def test_direct_round_trip_equals_sacremoses(text):
 @pytest.mark.parametrize("text, plain", [
     ("hello , NAME .", True), ("you? yes.", True), (" a  b ", True), ("", True),
     ("10:00", True), ("i'm", True), ("i 'm , it 's", True), ("is : NAME's .", True),
-    ("a.b", False), ("a..", False), ("a\tb", False), ("é", False), ("a,,", False),
+    ("a..", False), ("a\tb", False), ("é", False), ("a,,", False),
+    ("good - bye .", True), ("ref# NAME (5 %) $ 10 ; a_b", True), ("40.4 gbp", True), ("the station.reference", True),
     ("a'", False), ("a '", False), ("a'1", False), ("a''b", False), ("a.'b", False),
-    ("'", False), ("a :,b", False),
+    ("'", False), ("a :,b", False), ("a..b", False), (".5", False), ("a-'b", False),
+    ("b & b", False), ("[x]", False),
 ])
 def test_direct_path_takes_only_plain_strings(text, plain):
     assert bool(_PLAIN.fullmatch(_spaced(text))) is plain
