@@ -39,7 +39,8 @@ class ReferenceStatistics:
 
     Segments are tokenized by sacrebleu's own 13a tokenizer of a default ``BLEU()`` (its
     replacement templates compiled into callables, :func:`mwzrepro.core.moses.
-    compile_template`, same output; each distinct hypothesis of a system tokenized once). A segment's
+    compile_template`, same output; each distinct hypothesis of a system tokenized and
+    counted once). A segment's
     statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]`` are sacrebleu's
     (``BLEU._compute_segment_statistics`` with one reference: clipped n-gram matches and
     n-gram totals, property-tested equal in ``tests/unit/bleu/test_segment_statistics.py``),
@@ -64,22 +65,24 @@ class ReferenceStatistics:
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row, tokens = self.cache, self.row, {}
+        cache, row, counted = self.cache, self.row, {}
         return self.bleu._aggregate_and_compute(
-            [self.segment_statistics(hyp, cache[row[key]], tokens)
+            [self.segment_statistics(hyp, cache[row[key]], counted)
              for key, hyp in zip(keys, hypotheses)])
 
     def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int],
-                           tokenized: dict[str, list[str]] | None = None) -> list[int]:
+                           counted: dict[str, tuple[Counter, int]] | None = None
+                           ) -> list[int]:
         """sacrebleu's statistics of one raw hypothesis against one cached reference
         (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``.
-        ``tokenized``: a memo of the 13a tokens of hypotheses (one system's repeat)."""
-        tokens = None if tokenized is None else tokenized.get(hypothesis)
-        if tokens is None:
-            tokens = self.bleu._preprocess_segment(hypothesis).split()
-            if tokenized is not None:
-                tokenized[hypothesis] = tokens
-        hyp, hyp_len = _ngram_counts(tokens)
+        ``counted``: a memo of the hypotheses' n-gram counts (13a tokens, orders 1–4) and
+        lengths — one system repeats half its responses; the counts are only read."""
+        hyp_info = None if counted is None else counted.get(hypothesis)
+        if hyp_info is None:
+            hyp_info = _ngram_counts(self.bleu._preprocess_segment(hypothesis).split())
+            if counted is not None:
+                counted[hypothesis] = hyp_info
+        hyp, hyp_len = hyp_info
         ref, ref_len = ref_info
         correct = [0, 0, 0, 0]
         get = ref.get
