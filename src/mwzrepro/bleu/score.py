@@ -39,7 +39,7 @@ class ReferenceStatistics:
 
     Segments are tokenized by sacrebleu's own 13a tokenizer of a default ``BLEU()`` (its
     replacement templates compiled into callables, :func:`mwzrepro.core.moses.
-    compile_template`, same output; each distinct hypothesis of a system tokenized and
+    compile_template`, same output; each repeated hypothesis of a system tokenized and
     counted once). A segment's
     statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]`` are sacrebleu's
     (``BLEU._compute_segment_statistics`` with one reference: clipped n-gram matches and
@@ -65,7 +65,9 @@ class ReferenceStatistics:
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row, counted = self.cache, self.row, {}
+        cache, row = self.cache, self.row
+        # memo of the repeated hypotheses only (the peak memory of the others' counts)
+        counted = {hyp: None for hyp, n in Counter(hypotheses).items() if n > 1}
         return self.bleu._aggregate_and_compute(
             [self.segment_statistics(hyp, cache[row[key]], counted)
              for key, hyp in zip(keys, hypotheses)])
@@ -76,11 +78,12 @@ class ReferenceStatistics:
         """sacrebleu's statistics of one raw hypothesis against one cached reference
         (an item of ``cache``): ``[hyp_len, ref_len, correct_1..4, total_1..4]``.
         ``counted``: a memo of the hypotheses' n-gram counts (13a tokens, orders 1–4) and
-        lengths — one system repeats half its responses; the counts are only read."""
+        lengths, filled for the hypotheses it has as keys (value None until counted) — one
+        system repeats half its responses; the counts are only read."""
         hyp_info = None if counted is None else counted.get(hypothesis)
         if hyp_info is None:
             hyp_info = _ngram_counts(self.bleu._preprocess_segment(hypothesis).split())
-            if counted is not None:
+            if counted is not None and hypothesis in counted:
                 counted[hypothesis] = hyp_info
         hyp, hyp_len = hyp_info
         ref, ref_len = ref_info
