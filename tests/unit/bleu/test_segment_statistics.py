@@ -1,7 +1,7 @@
 """mwzrepro.bleu.score.ReferenceStatistics: each segment's statistics equal sacrebleu's own
 (``BLEU._compute_segment_statistics`` after its 13a preprocessing, one reference), on random
 token strings with repeated n-grams (hypothesis) and a worked example; the corpus score is
-sacrebleu's ``corpus_score``."""
+sacrebleu's ``corpus_score``; the direct 13a tokenization equals sacrebleu's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from mwzrepro.bleu.score import ReferenceStatistics
+from mwzrepro.bleu.score import _13A_DIRECT, ReferenceStatistics, _bleu, tokens_13a
 
 ORACLE = BLEU()
 
@@ -50,3 +50,24 @@ def test_worked_example():
 def test_clipped_by_the_reference_count(hyp):
     refs = ReferenceStatistics((("d", 0),), ("a b a",))
     assert refs.segment_statistics(hyp, refs.cache[0]) == oracle_statistics(hyp, "a b a")
+
+
+#: Characters 13a's rules look at (its punctuation class, dots, commas, dashes, digits,
+#: entities, line breaks), letters, other whitespace and non-ASCII characters.
+CHARACTERS = st.sampled_from(list("aZ09 .,?!:;-'\"()[]{}|~^_`#$%*+=<>@/\\&\t\n") +
+                             ["NAME", "é", "...", "&amp;", "<skipped>", "\u00a0", "中"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(CHARACTERS, max_size=20).map("".join))
+def test_direct_13a_tokens_equal_sacrebleu(text):
+    assert tokens_13a(_bleu(), text) == ORACLE._preprocess_segment(text).split()
+
+
+@pytest.mark.parametrize("text, direct", [
+    ("you're welcome, good-bye... (NAME)?", True), ("", True), ("a\tb", True),
+    ("10: 00.", False), ("b & b", False), ("<skipped>", False), ("a\nb", False),
+])
+def test_direct_13a_takes_only_digit_free_texts(text, direct):
+    assert bool(_13A_DIRECT.fullmatch(text)) is direct
+    assert tokens_13a(_bleu(), text) == ORACLE._preprocess_segment(text).split()
