@@ -11,10 +11,6 @@ click command, and only the module of the invoked subcommand is imported (``mwzr
 The workflow derives each step's code dependencies from this table too
 (``workflow/scripts/code_deps.py``).
 
-At exit, every object still alive is frozen (:func:`gc.freeze`) before the interpreter's
-final collection, which otherwise traverses everything a command loaded (0.3 s after
-``mwzrepro score``: its resources) only to free it a moment later.
-
 Errors: every :class:`mwzrepro.core.errors.MwzreproError` (bad input, bad configuration)
 ends the process with one line ``mwzrepro: error: <message>`` and exit status 1.
 """
@@ -124,13 +120,8 @@ def cli() -> None:
 
 def main() -> None:
     """Console entry point: run the CLI; library errors become one clear line and exit 1."""
-    import atexit
-    import gc
-
     from mwzrepro.core.errors import UserError
 
-    atexit.unregister(gc.freeze)  # once, however often main() runs in a process
-    atexit.register(gc.freeze)  # module docstring
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
