@@ -17,6 +17,7 @@ rule ingest:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
         "logs/ingest/{version}-{split}.log",
+    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     wildcard_constraints:
         split="test|val|train",
     conda:
@@ -36,6 +37,7 @@ rule redelex:
         "data/interim/{version}/{split}/references.parquet",
     log:
         "logs/redelex/{version}-{split}.log",
+    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     conda:
         ENV
     shell:
@@ -53,6 +55,7 @@ rule predictions:
         coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
     log:
         "logs/predictions.log",
+    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     conda:
         ENV
     params:
