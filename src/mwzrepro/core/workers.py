@@ -12,7 +12,8 @@ receives the results in item order (log lines keep their order too).
 The worker count is the number of cores the process may run on (``os.sched_getaffinity``),
 or ``MWZREPRO_JOBS`` when set (``1``: no pool, everything in this process). A worker's
 exception is raised in the parent (a :class:`~mwzrepro.core.errors.MwzreproError` keeps its
-one-line message).
+one-line message); a worker that dies (killed, out of memory) fails the call
+(``BrokenProcessPool``) instead of leaving it waiting.
 """
 
 from __future__ import annotations
@@ -78,11 +79,12 @@ def fork_map(func: Callable[[Any], T], items: Sequence[Any]) -> list[T]:
     if jobs == 1 or "fork" not in _start_methods():
         return [func(item) for item in items]
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     _TASK = (func, items)
-    try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            return pool.map(_run, range(len(items)), chunksize=1)
+    try:  # an executor, not a Pool: a worker that dies fails the call instead of hanging it
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_run, range(len(items))))
     finally:
         _TASK = None
 

@@ -48,3 +48,11 @@ def test_worker_count(monkeypatch):
     monkeypatch.setenv("MWZREPRO_JOBS", "0")
     with pytest.raises(ConfigError, match="MWZREPRO_JOBS"):
         worker_count(4)
+
+
+def test_a_dead_worker_fails_the_call(monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    monkeypatch.setenv("MWZREPRO_JOBS", "2")
+    with pytest.raises(BrokenProcessPool):
+        fork_map(lambda x: os._exit(3) if x == 2 else x, [1, 2, 3])
