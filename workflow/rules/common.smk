@@ -20,12 +20,11 @@ MIRROR_ENV = "MWZREPRO_MIRROR"
 if os.environ.get(MIRROR_ENV):
     os.environ[MIRROR_ENV] = os.path.abspath(os.environ[MIRROR_ENV])
 
-# Scheduling (issue 19): the longest chain of a cold run is the downloads, the mwz21 test
-# set's ingestion, its references and the predictions, then the style references and
-# score_bleu_styles (about 20 s, single-threaded). Their rules (download.smk, prepare.smk,
-# paper.smk) share this priority (Snakemake does not pass a priority on to a job's inputs):
-# with the style rules alone prioritized, the mwz21 test references were made late and held
-# score_bleu_styles back; with the downloads left out, some ran a minute late. Priorities change the order of jobs only, never what runs.
+# Scheduling (issue 19): the longest chain of a cold run is the mwz21 test set's ingestion,
+# its references and the predictions, then the style references and score_bleu_styles (about
+# 20 s, single-threaded). Their rules (prepare.smk, paper.smk) share this priority: with the
+# style rules alone prioritized, the mwz21 test references were made late and held
+# score_bleu_styles back. Priorities change the order of jobs only, never what runs.
 HEAD_PRIORITY = 10
 
 # Snakemake already runs its jobs side by side on every core it is given: the commands that

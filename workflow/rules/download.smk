@@ -20,7 +20,6 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
             [f"data/raw/{e['path']}" for e in _entries],
         log:
             f"logs/download/{_group}.log",
-        priority: HEAD_PRIORITY  # every chain starts here (common.smk)
         conda:
             ENV
         params:
