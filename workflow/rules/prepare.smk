@@ -17,9 +17,9 @@ rule ingest:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
         "logs/ingest/{version}-{split}.log",
+    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     wildcard_constraints:
         split="test|val|train",
-    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     conda:
         ENV
     shell:
