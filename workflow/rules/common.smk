@@ -20,13 +20,6 @@ MIRROR_ENV = "MWZREPRO_MIRROR"
 if os.environ.get(MIRROR_ENV):
     os.environ[MIRROR_ENV] = os.path.abspath(os.environ[MIRROR_ENV])
 
-# Scheduling (issue 19): the longest chain of a cold run is the mwz21 test set's ingestion,
-# its references and the predictions, then the style references and score_bleu_styles (about
-# 20 s, single-threaded). Their rules (prepare.smk, paper.smk) share this priority: with the
-# style rules alone prioritized, the mwz21 test references were made late and held
-# score_bleu_styles back. Priorities change the order of jobs only, never what runs.
-HEAD_PRIORITY = 10
-
 # Snakemake already runs its jobs side by side on every core it is given: the commands that
 # fork one worker per core under `dvc repro` (mwzrepro.core.workers) run in one process
 # here (forked workers each import and memoize again: a cold -j2 run took about 35 s more

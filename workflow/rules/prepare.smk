@@ -17,7 +17,6 @@ rule ingest:
         expand("data/interim/{{version}}/{{split}}/{table}.parquet", table=CANONICAL),
     log:
         "logs/ingest/{version}-{split}.log",
-    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     wildcard_constraints:
         split="test|val|train",
     conda:
@@ -37,7 +36,6 @@ rule redelex:
         "data/interim/{version}/{split}/references.parquet",
     log:
         "logs/redelex/{version}-{split}.log",
-    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     conda:
         ENV
     shell:
@@ -55,7 +53,6 @@ rule predictions:
         coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
     log:
         "logs/predictions.log",
-    priority: HEAD_PRIORITY  # the head of the longest chain (common.smk)
     conda:
         ENV
     params:
