@@ -119,6 +119,7 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import read_metadata, read_table, write_table
     from mwzrepro.core.placeholders import stamp_scores
+    from mwzrepro.core.workers import fork_map
     from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
     from mwzrepro.standard.scoring import (
         ORACLE,
@@ -147,7 +148,8 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
          "train": train_db}, matching=inform.matching, threshold=inform.fuzzy_threshold,
         expected_sha256=NORMATIVE_SHA256 if verify_db else None)
     refs = read_table(references, "references") if references is not None else None
-    for job in jobs:
+
+    def score_job(job: Any) -> str:
         if job.predictions is not None:
             kwargs: dict[str, Any] = {"predictions": read_table(job.predictions, "predictions"),
                                       "where": job.predictions.name}
@@ -164,7 +166,12 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
         write_table(scores, job.outputs["out"], "scores", meta)
         write_table(result.per_dialogue, job.outputs["out_dialogues"], "success_dialogues",
                     meta)
-        log.info("%s", result.summary)
+        return result.summary
+
+    # Systems are independent (read-only resources and database): one per core, forked after
+    # the resources are loaded; the same bytes as one process (mwzrepro.core.workers).
+    for summary in fork_map(score_job, jobs):
+        log.info("%s", summary)
 
 
 # --- score-richness --------------------------------------------------------------------------

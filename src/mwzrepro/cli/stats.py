@@ -133,12 +133,16 @@ def stats_resample(version: str, family: str, references: Path, systems: tuple[s
 def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path) -> None:
     """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet."""
     from mwzrepro.core.tables import render_table
+    from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_significance
 
-    for key, sheet in sheets.items():
+    def write_sheet(key: str) -> None:
+        sheet = sheets[key]
         stem = f"stats_significance_{version}_{key}"
         render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
         plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
+
+    fork_map(write_sheet, list(sheets))  # the heat maps are most of the time: one per core
 
 
 @click.command("stats-bootstrap")
@@ -207,6 +211,7 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
 
     from mwzrepro.core.io import write_json
     from mwzrepro.core.tables import render_table
+    from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_bump
     from mwzrepro.stats.report import ranking_report
 
@@ -221,8 +226,8 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
     render_table(rep.tau, table, rep.tau_title, decimals={"tau_b": 3, "largest move": 1},
                  notes=rep.tau_notes)
     render_table(rep.ranks, ranks_table, rep.ranks_title, decimals=1, notes=rep.ranks_notes)
-    for metric, conds in rep.bump.items():
-        plot_bump(conds, plots_dir / f"stats_bump_{metric}.svg", rep.bump_titles[metric])
+    fork_map(lambda metric: plot_bump(rep.bump[metric], plots_dir / f"stats_bump_{metric}.svg",
+                                      rep.bump_titles[metric]), list(rep.bump))  # one per core
     write_json(rep.metrics, metrics)
     for c in rep.comparisons:
         log.info("ranking %s: %s vs %s: tau_b %.3f over %d systems", c.metric, c.a, c.b,
