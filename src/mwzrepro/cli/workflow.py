@@ -234,8 +234,9 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     if stale:
         click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
                    err=True)
-    _run(["dvc", "commit", "--force", "--no-relink", *_dvc_targets(stages, workdir)], workdir)
-    changes = dvc_changes(workdir, tuple(_dvc_targets(stages, workdir)))
+    dvc_targets = _dvc_targets(stages, workdir)
+    _run(["dvc", "commit", "--force", "--no-relink", *dvc_targets], workdir)
+    changes = dvc_changes(workdir, tuple(dvc_targets))
     if changes:
         raise WorkflowError(f"`dvc status` not clean after `dvc commit`: {_summary(changes)}")
     click.echo("recorded: dvc status is clean; commit the dvc.lock files and results/metrics "
@@ -258,10 +259,10 @@ def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...])
     depend on (default: the whole pipeline).
     """
     sm_targets = _snakemake_targets(stages)
+    dvc_targets = _dvc_targets(stages, workdir)
     if pull:
-        _run(["dvc", "pull", *(["--remote", remote] if remote else []),
-              *_dvc_targets(stages, workdir)], workdir)
-    changes = dvc_changes(workdir, tuple(_dvc_targets(stages, workdir)))
+        _run(["dvc", "pull", *(["--remote", remote] if remote else []), *dvc_targets], workdir)
+    changes = dvc_changes(workdir, tuple(dvc_targets))
     if changes:
         raise WorkflowError(f"`dvc status` is not clean in {workdir} ({_summary(changes)}): "
                             "run `dvc pull` (or `dvc checkout`) first, or `dvc repro` if you "
