@@ -25,16 +25,22 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pipeline import check, set_param  # noqa: E402
+from pipeline import (  # noqa: E402
+    CACHED_STAGE,
+    RUNNING_STAGE,
+    check,
+    env,
+    measured,
+    set_param,
+    stages,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -49,14 +55,6 @@ TARGETS = {  # figure -> target (seconds); None: no target
 }
 
 
-def env(work: Path) -> dict[str, str]:
-    out = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}",
-               DVC_NO_ANALYTICS="1", PYTHONPATH=str(work / "src"))
-    if out.get("MWZREPRO_MIRROR"):
-        out["MWZREPRO_MIRROR"] = os.path.abspath(out["MWZREPRO_MIRROR"])
-    return out
-
-
 #: CPU seconds (user + system) of the last :func:`timed` command and its children: on a
 #: shared machine the wall time is an upper bound, the CPU time what the work costs.
 LAST_CPU = [0.0]
@@ -66,12 +64,7 @@ def timed(args: list[str], cwd: Path, ok: bool = True) -> tuple[float, float, st
     """(wall seconds, load average before, output) of one command; exits on failure.
     Its CPU seconds go to :data:`LAST_CPU`."""
     load = os.getloadavg()[0]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(args, cwd=cwd, env=env(cwd), capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    LAST_CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall, LAST_CPU[0], proc = measured(args, cwd)
     if ok and proc.returncode:
         sys.exit(f"`{' '.join(args)}` failed in {cwd}:\n{(proc.stdout + proc.stderr)[-4000:]}")
     return wall, load, proc.stdout + proc.stderr
@@ -92,14 +85,6 @@ def report(figure: str, seconds: float | None, load: float, note: str = "") -> N
     verdict = "" if target is None else ("ok" if seconds <= target else "OVER")
     print(f"| {figure} | {seconds:.1f} s ({LAST_CPU[0]:.1f} s CPU) | {target:g} s {verdict} | "
           f"load {load:.1f}{'; ' + note if note else ''} |", flush=True)
-
-
-def ran_stages(out: str) -> list[str]:
-    return sorted(set(re.findall(r"Running stage '(?:[^':]+:)?([^']+)'", out)))
-
-
-def cached_stages(out: str) -> list[str]:
-    return sorted(set(re.findall(r"Stage '(?:[^':]+:)?([^']+)' is cached", out)))
 
 
 def main() -> None:
@@ -149,13 +134,14 @@ def pipeline_figures(work: Path, args: argparse.Namespace) -> None:
     report("dvc status, no change", wall, load, "clean" if not out.strip() else "NOT CLEAN")
     set_param(work, "inform.fuzzy_threshold", 85)
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
-    stages = ran_stages(out)
+    ran = stages(RUNNING_STAGE, out)
     report("dvc repro after inform.fuzzy_threshold 90 -> 85", wall, load,
-           f"{len(stages)} stages: {', '.join(stages)}")
+           f"{len(ran)} stages: {', '.join(ran)}")
     set_param(work, "inform.fuzzy_threshold", 90)
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
     report("dvc repro back to 90, from the run cache", wall, load,
-           f"run {len(ran_stages(out))}, from the run cache {len(cached_stages(out))}")
+           f"run {len(stages(RUNNING_STAGE, out))}, "
+           f"from the run cache {len(stages(CACHED_STAGE, out))}")
 
 
 def test_figures(tests: Path) -> None:

@@ -35,8 +35,14 @@ from pathlib import Path
 
 import yaml
 
+from mwzrepro.cli.workflow import stage_name
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+#: DVC's line for a stage it runs / restores from its run cache; group 1 is the stage's
+#: address (``<file>:<name>`` for a stage of an area's dvc.yaml: :func:`stage_name`).
+RUNNING_STAGE = r"Running stage '([^']+)'"
+CACHED_STAGE = r"Stage '([^']+)' is cached"
 
 
 def copy_repo(dest: Path) -> None:
@@ -60,14 +66,20 @@ def env(work: Path | None = None) -> dict[str, str]:
     return out
 
 
-def timed(args: list[str], cwd: Path) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the children, output) of one command; exits on failure."""
+def measured(args: list[str], cwd: Path) -> tuple[float, float, subprocess.CompletedProcess]:
+    """(wall seconds, CPU seconds of the children, finished process) of one command run in
+    ``cwd`` with :func:`env`, its output captured as text."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(args, cwd=cwd, env=env(cwd), capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc
+
+
+def timed(args: list[str], cwd: Path) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the children, output) of one command; exits on failure."""
+    wall, cpu, proc = measured(args, cwd)
     if proc.returncode:
         sys.exit(f"`{' '.join(args)}` failed:\n{(proc.stdout + proc.stderr)[-4000:]}")
     return wall, cpu, proc.stdout + proc.stderr
@@ -84,6 +96,12 @@ def rule_costs(work: Path, top: int = 8) -> list[tuple[str, int, float]]:
         per.setdefault(rule, []).append(seconds)
     rows = sorted(((r, len(v), sum(v)) for r, v in per.items()), key=lambda x: -x[2])
     return rows[:top]
+
+
+def stages(pattern: str, out: str) -> list[str]:
+    """The names of the stages in DVC's output ``out`` whose lines match ``pattern``
+    (:data:`RUNNING_STAGE`, :data:`CACHED_STAGE`), sorted, each once."""
+    return sorted({stage_name(address) for address in re.findall(pattern, out)})
 
 
 def check(work: Path, listing: Path) -> list[str]:
@@ -157,7 +175,7 @@ def main() -> None:
         timed([str(BIN / "mwzrepro"), "record"], work)
         set_param(work, "inform.fuzzy_threshold", 85)
         repro, repro_cpu, out = timed([str(BIN / "dvc"), "repro"], work)
-        ran = sorted(set(re.findall(r"Running stage '(?:[^':]+:)?([^']+)'", out)))
+        ran = stages(RUNNING_STAGE, out)
         print(f"dvc repro after inform.fuzzy_threshold 90 -> 85: {repro:7.1f} s wall, "
               f"{repro_cpu:7.1f} s CPU, {len(ran)} stages: {', '.join(ran)}")
     if tmp is not None:

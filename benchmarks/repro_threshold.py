@@ -41,7 +41,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pipeline import set_param  # noqa: E402  (same params.yaml editing as the cold benchmark)
+# the same params.yaml editing and DVC log lines as the cold benchmark
+from pipeline import (  # noqa: E402
+    CACHED_STAGE,
+    RUNNING_STAGE,
+    set_param,
+    stage_name,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -95,16 +101,15 @@ def run(args: list[str], cwd: Path, bindir: Path, check: bool = True
 def stages_run(lines: list[tuple[float, str]], wall: float) -> list[tuple[str, float, float]]:
     """(stage, start second, seconds until the next stage starts or DVC ends) of every
     ``Running stage`` line: the command plus DVC's bookkeeping for it."""
-    starts = [(t, m.group(1)) for t, line in lines
-              if (m := re.search(r"Running stage '(?:[^':]+:)?([^']+)'", line))]
+    starts = [(t, stage_name(m.group(1))) for t, line in lines
+              if (m := re.search(RUNNING_STAGE, line))]
     ends = [t for t, _ in starts[1:]] + [wall]
     return [(stage, t, end - t) for (t, stage), end in zip(starts, ends)]
 
 
 def cached_stages(lines: list[tuple[float, str]]) -> list[str]:
     """Stages DVC restored from its run cache instead of running them."""
-    pattern = r"Stage '(?:[^':]+:)?([^']+)' is cached"
-    return [m.group(1) for _, line in lines if (m := re.search(pattern, line))]
+    return [stage_name(m.group(1)) for _, line in lines if (m := re.search(CACHED_STAGE, line))]
 
 
 def main() -> None:
