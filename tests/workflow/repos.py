@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ import yaml
 from tests.workflow.dags import (
     REPO,
     copy_workflow,
+    dvc_json,
     dvc_stages,
     params_leaves,
     run_script,
@@ -183,11 +183,8 @@ def dvc_ran(output: str) -> set[str]:
 
 def dvc_status(ws: Path, stages: list[str]) -> dict:
     """``dvc status --json`` of the stages (DVC addresses, ``Pipeline.dvc_targets``) with
-    what they depend on, keyed by stage name."""
-    from mwzrepro.cli.workflow import stage_name
-
-    out = run(["dvc", "status", "--json", *stages, "--with-deps"], ws).stdout.strip()
-    return {stage_name(k): v for k, v in json.loads(out).items()} if out else {}
+    what they depend on, keyed by stage name (:func:`tests.workflow.dags.dvc_json`)."""
+    return dvc_json(ws, "status", *stages, "--with-deps")
 
 
 def snakemake_summary(ws: Path, targets: list[str]) -> list[dict]:
