@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import PurePosixPath
 
 import pytest
 import yaml
 
 from tests.workflow.dags import (
+    REPO,
+    SCRIPTS,
     copy_workflow,
     dvc_init,
     dvc_stages,
@@ -22,7 +26,12 @@ from tests.workflow.dags import (
     pipeline_docs,
     run_script,
     snakemake_jobs,
+    tool_env,
 )
+
+sys.path.insert(0, str(SCRIPTS))
+import make_dvc_yaml  # noqa: E402  (workflow/scripts)
+from dvc_template import is_structural  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:_NoneStep.value:DeprecationWarning")
 
@@ -56,11 +65,6 @@ def test_dvc_yaml_is_generated_and_current(workspace, docs):
 def test_a_pipeline_file_no_longer_generated_is_stale(tmp_path):
     """An area's dvc.yaml that the workflow no longer has (its rules moved or were removed)
     fails --check, naming it; regenerating removes it (DVC would still run its stages)."""
-    import subprocess
-    import sys
-
-    from tests.workflow.dags import SCRIPTS, tool_env
-
     ws = copy_workflow(tmp_path / "ws")
     old = ws / "workflow/pipelines/gone/dvc.yaml"
     old.parent.mkdir(parents=True)
@@ -80,10 +84,7 @@ def test_pipelines_by_area(docs, jobs, stages):
     through vars; every job of an area file has an output another stage reads (so a plain
     `dvc repro`, from the root file, reaches it); the root file has the rest: the report
     and the stages nothing reads; no stage is in two files."""
-    def stage(job):
-        return job["rule"].replace("_", "-")
-
-    area = {stage(j): j["area"] for j in jobs}
+    area = {make_dvc_yaml.stage_name(j["rule"]): j["area"] for j in jobs}
     names = [n for doc in docs.values() for n in doc["stages"]]
     assert len(names) == len(set(names)) == len(area)
     root = set(docs["dvc.yaml"]["stages"])
@@ -202,12 +203,6 @@ def test_declared_params_are_the_interpolated_ones(raw, workspace):
         interpolated = {k for k in _INTERP.findall(body["cmd"]) if not k.startswith("item.")}
         assert set(body.get("params", [])) == interpolated, name
         used |= interpolated
-    import sys
-
-    from tests.workflow.dags import SCRIPTS
-
-    sys.path.insert(0, str(SCRIPTS))
-    from dvc_template import is_structural
 
     leaves = params_leaves(yaml.safe_load((workspace / "params.yaml").read_text()))
     free = {k for k in leaves if not is_structural(k)}
@@ -275,20 +270,13 @@ def test_foreach_template_from_wildcards():
     """Values that follow the wildcards become ${item.<wildcard>}; values equal in every job
     stay literal (a structural version such as --flags-version mwz21); params are the
     ${block.key} of the command; metrics outputs are uncached."""
-    import sys
-
-    from tests.workflow.dags import SCRIPTS
-
-    sys.path.insert(0, str(SCRIPTS))
-    from make_dvc_yaml import family
-
     jobs = [_job("score_dst", {"version": v},
                  f"mwzrepro score-dst --version {v} --flags-version mwz21 "
                  f"--lambdas \"${{dst.lambdas}}\" --out-dir results/scores/dst/{v}",
                  [f"data/interim/{v}/test/states.parquet", "src/mwzrepro/cli/dst.py"],
                  [f"results/metrics/unseen_{v}.json"])
             for v in ("mwz21", "mwz20")]
-    assert family(jobs) == {
+    assert make_dvc_yaml.family(jobs) == {
         "foreach": {"mwz20": {"version": "mwz20"}, "mwz21": {"version": "mwz21"}},
         "do": {
             "cmd": "mwzrepro score-dst --version ${item.version} --flags-version mwz21 "
@@ -303,17 +291,10 @@ def test_foreach_template_from_wildcards():
 
 def test_foreach_falls_back_to_per_job_values():
     """A value that varies but not with the wildcards goes into the items."""
-    import sys
-
-    from tests.workflow.dags import SCRIPTS
-
-    sys.path.insert(0, str(SCRIPTS))
-    from make_dvc_yaml import family
-
     raw = {"mwz20": "data/raw/convlab/test.zip", "mwz21": "data/raw/convlab2/test.zip"}
     jobs = [_job("ingest", {"version": v}, f"mwzrepro ingest --input {raw[v]}", [raw[v]],
                  [f"data/interim/{v}/turns.parquet"]) for v in raw]
-    out = family(jobs)
+    out = make_dvc_yaml.family(jobs)
     assert out["do"]["cmd"] == "mwzrepro ingest --input ${item.arg3}"
     assert out["do"]["deps"] == ["${item.dep0}"]
     assert out["foreach"]["mwz21"] == {"version": "mwz21", "arg3": raw["mwz21"],
@@ -322,8 +303,6 @@ def test_foreach_falls_back_to_per_job_values():
 
 def test_every_configured_plot_is_in_the_repository_dvc_yaml() -> None:
     """workflow/resources/dvc_plots.yaml names workflow outputs (no typo dropped silently)."""
-    from tests.workflow.dags import REPO
-
     configured = yaml.safe_load((REPO / "workflow/resources/dvc_plots.yaml").read_text())
     generated = yaml.safe_load((REPO / "dvc.yaml").read_text())
     assert configured["plots"] == generated["plots"]
