@@ -304,7 +304,7 @@ def main(argv: list[str]) -> int:
     import argparse
 
     from generated_file import write_or_check
-    from mwzrepro.cli.workflow import PIPELINES_DIR
+    from mwzrepro.cli.workflow import PIPELINES_DIR, remove_area_file
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
@@ -324,9 +324,7 @@ def main(argv: list[str]) -> int:
             print(f"{path} is no longer generated: run {regenerate}", file=sys.stderr)
             status = 1
         else:
-            old.unlink()
-            if not any(old.parent.iterdir()):
-                old.parent.rmdir()
+            remove_area_file(old)
             print(f"removed {path}")
     return status
 

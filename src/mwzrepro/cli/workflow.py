@@ -115,6 +115,14 @@ def pipeline_files(workdir: Path) -> list[Path]:
     return root + sorted((workdir / PIPELINES_DIR).glob("*/dvc.yaml"))
 
 
+def remove_area_file(path: Path) -> None:
+    """Delete ``path`` (an area's ``dvc.yaml`` or ``dvc.lock`` under :data:`PIPELINES_DIR`)
+    and then its directory, when nothing else is left in it."""
+    path.unlink()
+    if not any(path.parent.iterdir()):
+        path.parent.rmdir()
+
+
 def _prune(lock: Path, names: set[str] | None) -> list[str]:
     """Remove from ``lock`` the entries of stages not in ``names`` (the whole file when
     ``names`` is empty); their names."""
@@ -126,9 +134,7 @@ def _prune(lock: Path, names: set[str] | None) -> list[str]:
     stages = doc.get("stages") or {}
     stale = [n for n in stages if n not in names]
     if stale and not names:
-        lock.unlink()
-        if not any(lock.parent.iterdir()):
-            lock.parent.rmdir()
+        remove_area_file(lock)
     elif stale:
         doc["stages"] = {n: v for n, v in stages.items() if n in names}
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
