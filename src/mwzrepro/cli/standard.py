@@ -212,7 +212,7 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
         if out is None or len(systems) != 1:
             raise click.UsageError("--references needs one --system and --out")
         runs = [(systems[0], read_table(references, "references"), "reference", version,
-                 None, out)]
+                 {}, out)]
     else:
         jobs = system_jobs(systems, predictions, None, predictions_dir, {"out": out}, out_dir,
                            {"out": ".parquet"}, with_coverage=False)
@@ -222,9 +222,8 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
                  read_metadata(j.predictions), j.outputs["out"]) for j in jobs]
     for system, table, column, ver, table_meta, path in runs:
         scores, meta = score_richness(system, table, column, richness.msttr_window, ver,
-                                      (table_meta or {}).get("dialogue_order"))
-        if table_meta:
-            scores, meta = stamp_scores(scores, meta, table_meta.get("placeholders"))
+                                      table_meta.get("dialogue_order"))
+        scores, meta = stamp_scores(scores, meta, table_meta.get("placeholders"))
         write_table(scores, path, "scores", meta)
         vals = dict(zip(scores["key"], scores["value"]))
         log.info("richness %s: avg len %.2f, CBE %.2f, %d words, %d trigrams", system,

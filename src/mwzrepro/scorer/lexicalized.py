@@ -16,7 +16,6 @@ turn).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -32,13 +31,16 @@ if TYPE_CHECKING:
 __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
            "lex_warnings", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
 
-_DB_DOMAINS = ("restaurant", "hotel", "attraction", "train")
-
 
 @lru_cache(maxsize=4)
 def _delexicalizer(db_dir: str) -> Delexicalizer:
-    dbs = {d: json.loads((Path(db_dir) / f"{d}_db.json").read_text(encoding="utf-8"))
-           for d in _DB_DOMAINS}
+    from mwzrepro.standard.database import DB_DOMAINS
+    from mwzrepro.standard.database_files import read_database_files
+
+    # The raw entities (the lexicon reads every field as written); no checksum check here
+    # (VersionResources.database does it where the scoring reads the database).
+    dbs = read_database_files({d: Path(db_dir) / f"{d}_db.json" for d in DB_DOMAINS},
+                              expected_sha256=None)
     return Delexicalizer(ValueLexicon.from_entities(dbs))
 
 

@@ -61,7 +61,6 @@ class VersionReport:
     adjacent_notes: list[str]
     adjacent_counts: dict[str, tuple[int, int]]
     pairs: pd.DataFrame
-    matrices: dict[str, Sheet]
     metrics: dict
 
 
@@ -96,52 +95,44 @@ def _figure_meta(version: str, results: Mapping[str, Mapping[str, Replicates]],
     return meta
 
 
-def _sheets(version: str, tests: Mapping[str, list[PairTest]],
-            results: Mapping[str, Mapping[str, Replicates]], meta: Mapping[str, dict],
-            params: StatsParams, keys: Sequence[str]) -> dict[str, Sheet]:
-    """The significance sheet of each figure of ``keys`` (an empty one where no system has
-    it), in :data:`~mwzrepro.stats.catalog.METRICS` order."""
-    matrices = {}
-    for m in METRICS:
-        k = m.key
-        if k not in keys:
-            continue
-        if k not in results:
-            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
-            matrices[k] = Sheet(pd.DataFrame({"system": []}), title,
-                                ["No system has this figure."], [], [])
-            continue
-        order = ranking_order(results[k])
-        title = f"Pairwise significance of {meta[k]['title']} on {version} (row − column)"
-        notes = significance_notes(params, f"the {len(tests[k])} pairs") + [
-            f"signature: {meta[k]['test_signature']}"]
-        matrices[k] = Sheet(significance_matrix(tests[k], order, spec(k).decimals), title,
-                            notes, tests[k], order)
-    return matrices
-
-
 def significance_sheets(version: str, results: Mapping[str, Mapping[str, Replicates]],
                         signatures: Mapping[str, Sequence[str]], params: StatsParams,
                         keys: Sequence[str]) -> dict[str, Sheet]:
-    """The pairwise significance sheets of the figures ``keys`` alone (what
-    ``stats-resample`` writes for its metric family), equal to :func:`version_report`'s
-    ``matrices`` for those keys; arguments as there.
+    """The pairwise significance sheet of each figure of ``keys`` (what ``stats-resample``
+    writes for its metric family), in :data:`~mwzrepro.stats.catalog.METRICS` order; an
+    empty sheet where no system has the figure, so the set of files written never depends
+    on the data. Other arguments as :func:`version_report`.
 
     Raises:
         mwzrepro.core.signature.SignatureMismatch: systems scored with different settings.
     """
     results = {k: results[k] for k in keys if results.get(k)}
     meta = _figure_meta(version, results, signatures, params)
-    tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
-    return _sheets(version, tests, results, meta, params, keys)
+    sheets = {}
+    for m in METRICS:
+        k = m.key
+        if k not in keys:
+            continue
+        if k not in results:
+            title = f"Pairwise significance of {m.title(params.fga_lambda)} on {version}"
+            sheets[k] = Sheet(pd.DataFrame({"system": []}), title,
+                              ["No system has this figure."], [], [])
+            continue
+        tests = pairwise_tests(k, results[k], params)
+        order = ranking_order(results[k])
+        title = f"Pairwise significance of {meta[k]['title']} on {version} (row − column)"
+        notes = significance_notes(params, f"the {len(tests)} pairs") + [
+            f"signature: {meta[k]['test_signature']}"]
+        sheets[k] = Sheet(significance_matrix(tests, order, spec(k).decimals), title, notes,
+                          tests, order)
+    return sheets
 
 
 def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]],
                    signatures: Mapping[str, Sequence[str]], dialogues: int,
                    params: StatsParams) -> VersionReport:
-    """Intervals and significance of every figure of one version. ``matrices`` has a sheet
-    for every figure of :data:`~mwzrepro.stats.catalog.METRICS` (an empty one where no system
-    has the figure), so the set of files written never depends on the data.
+    """Intervals and significance of every figure of one version (the pairwise significance
+    sheets are :func:`significance_sheets`', written by ``stats-resample``).
 
     Args:
         version: dataset version (``mwz21``).
@@ -160,7 +151,6 @@ def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]]
     meta = _figure_meta(version, results, signatures, params)
     tests = {k: pairwise_tests(k, reps, params) for k, reps in results.items()}
     steps = {k: adjacent_tests(k, reps, params) for k, reps in results.items()}
-    matrices = _sheets(version, tests, results, meta, params, [m.key for m in METRICS])
     counts = adjacent_counts(steps)
     figures = {}
     for k, reps in results.items():
@@ -186,7 +176,7 @@ def version_report(version: str, results: Mapping[str, Mapping[str, Replicates]]
         adjacent=adjacent_table(steps, results, params),
         adjacent_title=f"Which steps of each ranking are significant ({version} test)",
         adjacent_notes=adj_notes, adjacent_counts=counts, pairs=pairs_frame(tests),
-        matrices=matrices, metrics=metrics)
+        metrics=metrics)
 
 
 @dataclass(frozen=True)

@@ -42,15 +42,12 @@ from typing import Any
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
+from mwzrepro.prepare.delex.value_lexicon import STATIONS
 from mwzrepro.standard.database import VenueDatabase
 
 __all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
 
 _DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "police", "hospital")
-_STATIONS = {"police": {"name": "parkside police station", "address": "parkside, cambridge",
-                        "phone": "01223358966", "postcode": "cb11jg"},
-             "hospital": {"name": "addenbrookes hospital", "address": "hills rd, cambridge",
-                          "phone": "01223245151", "postcode": "cb20qq"}}
 _REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 
@@ -84,8 +81,8 @@ def _catalog(db: VenueDatabase) -> dict[str, tuple[list[dict[str, Any]], dict[st
 
 
 def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> dict[str, Any]:
-    if domain in _STATIONS:
-        return dict(_STATIONS[domain])
+    if domain in STATIONS:
+        return dict(STATIONS[domain])
     entities, by_id = _catalog(db).get(domain, ([], {}))
     if not entities:
         return {}
