@@ -66,12 +66,19 @@ class ReferenceStatistics:
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row = self.cache, self.row
-        # memo of the repeated hypotheses only (the peak memory of the others' counts)
-        counted = {hyp: None for hyp, n in Counter(hypotheses).items() if n > 1}
+        row = self.row
         return self.bleu._aggregate_and_compute(
-            [self.segment_statistics(hyp, cache[row[key]], counted)
-             for key, hyp in zip(keys, hypotheses)])
+            self.statistics([row[key] for key in keys], hypotheses))
+
+    def statistics(self, rows: list[int], hypotheses: list[str]) -> list[list[int]]:
+        """Per hypothesis, its :meth:`segment_statistics` against the reference of its
+        ``rows`` entry (an index into ``cache``, e.g. ``row[key]``); a hypothesis that
+        repeats is tokenized and counted once (only repeated ones are memoized: the peak
+        memory of the others' counts)."""
+        cache = self.cache
+        counted = {hyp: None for hyp, n in Counter(hypotheses).items() if n > 1}
+        return [self.segment_statistics(hyp, cache[i], counted)
+                for i, hyp in zip(rows, hypotheses)]
 
     def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int],
                            counted: dict[str, tuple[Counter, int]] | None = None
