@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -57,10 +58,9 @@ class ReferenceStatistics:
 
     def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...],
                  tokenized: tuple[str, ...] | None = None) -> None:
-        bleu = _bleu()
         if tokenized is None or len(tokenized) != len(references):
-            tokenized = tuple(bleu._preprocess_segment(ref) for ref in references)
-        self.bleu = bleu
+            tokenized = reference_tokens(references)
+        self.bleu = _bleu()
         self.cache = [_ngram_counts(tokens.split()) for tokens in tokenized]
         self.row = {key: i for i, key in enumerate(keys)}
 
@@ -145,7 +145,7 @@ def tokens_13a(bleu, text: str) -> list[str]:
     return bleu._preprocess_segment(text).split()
 
 
-def reference_tokens(references: list[str]) -> list[str]:
+def reference_tokens(references: Sequence[str]) -> list[str]:
     """sacrebleu's 13a tokenization of each reference (what :class:`ReferenceStatistics`
     counts), for the scorer's resource cache (:func:`register_reference_tokens`)."""
     bleu = _bleu()
