@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
@@ -57,21 +58,27 @@ class ReferenceStatistics:
 
     def __init__(self, keys: tuple[tuple[str, int], ...], references: tuple[str, ...],
                  tokenized: tuple[str, ...] | None = None) -> None:
-        bleu = _bleu()
         if tokenized is None or len(tokenized) != len(references):
-            tokenized = tuple(bleu._preprocess_segment(ref) for ref in references)
-        self.bleu = bleu
+            tokenized = reference_tokens(references)
+        self.bleu = _bleu()
         self.cache = [_ngram_counts(tokens.split()) for tokens in tokenized]
         self.row = {key: i for i, key in enumerate(keys)}
 
     def score(self, keys: list[tuple[str, int]], hypotheses: list[str]) -> object:
         """sacrebleu's ``BLEUScore`` of ``hypotheses`` against the references of ``keys``."""
-        cache, row = self.cache, self.row
-        # memo of the repeated hypotheses only (the peak memory of the others' counts)
-        counted = {hyp: None for hyp, n in Counter(hypotheses).items() if n > 1}
+        row = self.row
         return self.bleu._aggregate_and_compute(
-            [self.segment_statistics(hyp, cache[row[key]], counted)
-             for key, hyp in zip(keys, hypotheses)])
+            self.statistics([row[key] for key in keys], hypotheses))
+
+    def statistics(self, rows: list[int], hypotheses: list[str]) -> list[list[int]]:
+        """Per hypothesis, its :meth:`segment_statistics` against the reference of its
+        ``rows`` entry (an index into ``cache``, e.g. ``row[key]``); a hypothesis that
+        repeats is tokenized and counted once (only repeated ones are memoized: the peak
+        memory of the others' counts)."""
+        cache = self.cache
+        counted = {hyp: None for hyp, n in Counter(hypotheses).items() if n > 1}
+        return [self.segment_statistics(hyp, cache[i], counted)
+                for i, hyp in zip(rows, hypotheses)]
 
     def segment_statistics(self, hypothesis: str, ref_info: tuple[Counter, int],
                            counted: dict[str, tuple[Counter, int]] | None = None
@@ -138,7 +145,7 @@ def tokens_13a(bleu, text: str) -> list[str]:
     return bleu._preprocess_segment(text).split()
 
 
-def reference_tokens(references: list[str]) -> list[str]:
+def reference_tokens(references: Sequence[str]) -> list[str]:
     """sacrebleu's 13a tokenization of each reference (what :class:`ReferenceStatistics`
     counts), for the scorer's resource cache (:func:`register_reference_tokens`)."""
     bleu = _bleu()

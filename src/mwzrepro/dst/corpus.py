@@ -32,7 +32,7 @@ __all__ = [
     "aggregate",
     "fga_from_counts",
     "score_corpus",
-    "score_corpus_twice",
+    "score_corpus_two_matchers",
     "score_corpus_flags",
     "outcomes_frame",
 ]
@@ -155,7 +155,7 @@ def score_corpus(
     return aggregate(outs, lambdas), outs
 
 
-def score_corpus_twice(
+def score_corpus_two_matchers(
     dialogues: Iterable[DialogueStates],
     lambdas: Sequence[float],
     matcher: Matcher | None,

@@ -90,10 +90,13 @@ def local_match(prev_gold: State, gold: State, prev_pred: State, pred: State) ->
     """LM(t) ⇔ T'_t ⊆ B_t and T_t ⊆ B'_t (§6.2), on whole triples.
 
     T_t = B_t ∖ B_{t−1} and T'_t = B'_t ∖ B'_{t−1} (turn-level states)."""
-    g, p = set(gold.items()), set(pred.items())
-    t_gold = g - set(prev_gold.items())
-    t_pred = p - set(prev_pred.items())
-    return t_pred <= g and t_gold <= p
+    return _local_match_items(set(prev_gold.items()), set(gold.items()),
+                              set(prev_pred.items()), set(pred.items()))
+
+
+def _local_match_items(prev_gold: set, gold: set, prev_pred: set, pred: set) -> bool:
+    """:func:`local_match` on the states' item sets (built once per turn by the caller)."""
+    return pred - prev_pred <= gold and gold - prev_gold <= pred
 
 
 # --------------------------------------------------------------------------------------------
@@ -260,10 +263,8 @@ def score_dialogue(
     exact = [dict(g) == r for g, r in zip(gold, pred)]
     gold_items = [set(g.items()) for g in gold]
     pred_items = [set(p.items()) for p in pred]
-    # local_match(gold[t - 1], gold[t], pred[t - 1], pred[t]) on the item sets built once
     local: list[bool | None] = [None] + [
-        pred_items[t] - pred_items[t - 1] <= gold_items[t]
-        and gold_items[t] - gold_items[t - 1] <= pred_items[t]
+        _local_match_items(gold_items[t - 1], gold_items[t], pred_items[t - 1], pred_items[t])
         for t in range(1, len(gold))
     ]
     kinds = classify_turns(exact, local, variant)

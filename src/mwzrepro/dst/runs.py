@@ -30,7 +30,7 @@ from mwzrepro.dst.corpus import (
     CorpusScores,
     outcomes_frame,
     score_corpus_flags,
-    score_corpus_twice,
+    score_corpus_two_matchers,
 )
 from mwzrepro.dst.matchers import Matcher, make_matcher
 from mwzrepro.dst.metrics import TurnOutcome
@@ -169,8 +169,8 @@ def _score_states(run: DSTRun, dialogues: Iterable[DialogueStates], coverage: Co
                   notes: list[str]) -> RunResult:
     """Main and fuzzy figures of state dialogues (subset rule)."""
     _nothing_to_score(coverage)
-    scores, outcomes, fuzzy = score_corpus_twice(dialogues, run.lambdas, run.matcher, run.fuzzy,
-                                                 run.variant)
+    scores, outcomes, fuzzy = score_corpus_two_matchers(dialogues, run.lambdas, run.matcher,
+                                                        run.fuzzy, run.variant)
     return RunResult(scores, outcomes, fuzzy, coverage, notes)
 
 

@@ -49,8 +49,6 @@ class BleuReferences:
         from mwzrepro.bleu.score import reference_statistics
 
         self._refs = reference_statistics(references)
-        self._index, self._bleu = self._refs.row, self._refs.bleu
-        self._cache = self._refs.cache
 
     def stats(self, predictions: pd.DataFrame, system: str, signature: str = "") -> DialogueStats:
         """Per-dialogue BLEU statistics of one system's predicted turns.
@@ -74,18 +72,19 @@ class BleuReferences:
         """
         if predictions.empty:
             raise InputError(f"{system}: no predicted turns to score")
-        bleu, cache, rows = self._bleu, self._cache, []
-        for did, turn, hyp in zip(predictions["dialogue_id"], predictions["turn"],
-                                  predictions["response_norm"]):
-            pos = self._index.get((str(did), int(turn)))
+        index, positions = self._refs.row, []
+        for did, turn in zip(predictions["dialogue_id"], predictions["turn"]):
+            pos = index.get((str(did), int(turn)))
             if pos is None:
-                n = sum((str(d), int(t)) not in self._index
+                n = sum((str(d), int(t)) not in index
                         for d, t in zip(predictions["dialogue_id"], predictions["turn"]))
                 raise InputError(f"{system}: {n} predicted turn(s) have no reference, first "
                                  f"dialogue {did} turn {turn}")
-            rows.append(self._refs.segment_statistics(hyp, cache[pos]))
+            positions.append(pos)
+        rows = self._refs.statistics(positions, predictions["response_norm"].tolist())
         seg = np.asarray(rows, dtype=np.int64)
-        point = float(bleu._compute_score_from_stats([int(v) for v in seg.sum(axis=0)]).score)
+        point = float(self._refs.bleu._compute_score_from_stats(
+            [int(v) for v in seg.sum(axis=0)]).score)
         ids, inverse = np.unique(predictions["dialogue_id"].astype(str).to_numpy(),
                                  return_inverse=True)
         counts = np.zeros((len(ids), seg.shape[1]), dtype=np.int64)

@@ -11,7 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mwzrepro.dst import metrics as dst
-from mwzrepro.dst.corpus import aggregate, fga_from_counts, score_corpus
+from mwzrepro.dst.corpus import (
+    aggregate,
+    fga_from_counts,
+    score_corpus,
+    score_corpus_two_matchers,
+)
 from mwzrepro.dst.matchers import LevenshteinMatcher
 from mwzrepro.dst.metrics import (
     classify_turns,
@@ -318,6 +323,18 @@ def test_fuzzy_jga_properties(pairs):
     assert all(f >= jga for f in fuzzy)
     assert fuzzy == sorted(fuzzy, reverse=True)  # never increases as θ grows
     assert fuzzy[-1] == jga
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.tuples(fuzzy_state, fuzzy_state), min_size=1, max_size=5),
+                min_size=1, max_size=3),
+       st.sampled_from(["0.5", "0.9", "1"]), st.sampled_from(["scripts", "paper_literal"]))
+def test_two_matchers_equal_two_corpus_scores(pairs_list, threshold, variant):
+    ds = make_dialogues(pairs_list)
+    fuzzy = LevenshteinMatcher(threshold)
+    main, outs, second = score_corpus_two_matchers(ds, [0.5], None, fuzzy, variant)
+    assert (main, outs) == score_corpus(ds, [0.5], None, variant)
+    assert second == score_corpus(ds, [0.5], fuzzy, variant)[0]
 
 
 def test_empty_corpus_is_an_error():
