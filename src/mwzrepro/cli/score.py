@@ -19,12 +19,13 @@ import click
 
 from mwzrepro.cli.options import setup_logging
 from mwzrepro.core.params import click_options, from_options, parse_list
-from mwzrepro.standard.params import (
-    SYSTEM_DOMAIN_SOURCES,
-    InformParams,
-    RichnessParams,
-    StandardParams,
-)
+from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
+
+# The parameter models by name: their options and validated defaults come from the generated
+# mwzrepro.core.params_table (no pydantic import unless a value differs from its default).
+InformParams = "mwzrepro.standard.params:InformParams"
+StandardParams = "mwzrepro.standard.params:StandardParams"
+RichnessParams = "mwzrepro.standard.params:RichnessParams"
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)

@@ -163,17 +163,23 @@ class VersionResources:
         return self._json[name]
 
     @cached_property
-    def references(self) -> pd.DataFrame:
-        """The ``references`` table columns (dialogue_id, turn, text, delex, reference); their
-        stored 13a tokens are registered for BLEU (:func:`mwzrepro.bleu.score.
-        register_reference_tokens`: scoring BLEU does not tokenize the references again)."""
-        import pandas as pd
-
+    def reference_columns(self) -> dict[str, list]:
+        """The ``references`` table as columns (``{column: list}``: dialogue_id, turn, text,
+        delex, reference; what the scorer reads, without pandas); their stored 13a tokens
+        are registered for BLEU (:func:`mwzrepro.bleu.score.register_reference_tokens`:
+        scoring BLEU does not tokenize the references again)."""
         from mwzrepro.bleu.score import register_reference_tokens
 
-        table = pd.DataFrame(self._load("references"))
-        register_reference_tokens(table, self._load("bleu_references"))
-        return table
+        columns = self._load("references")
+        register_reference_tokens(columns, self._load("bleu_references"))
+        return columns
+
+    @cached_property
+    def references(self) -> pd.DataFrame:
+        """:attr:`reference_columns` as a DataFrame (imports pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.reference_columns)
 
     @cached_property
     def expected(self) -> dict[str, int]:
