@@ -99,7 +99,7 @@ def prediction_columns(
     >>> cols, cov = prediction_columns({"SNG1.json": [{"response": "the [hotel_name] ."}]},
     ...                                {"sng1": 2, "sng2": 1})
     >>> cols["dialogue_id"], cols["response_norm"], cols["state_json"]
-    (['sng1'], ['the [hotel_name] .'], [None])
+    (['sng1'], ['the NAME.'], [None])
     >>> [c["predicted_turns"] for c in cov]
     [1, 0]
     """
