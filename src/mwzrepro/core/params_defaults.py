@@ -13,6 +13,8 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mwzrepro.core.params_table import MODELS
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -28,8 +30,6 @@ def model_class(model: str | type[BaseModel]) -> type[BaseModel]:
 
 
 def table_entry(model: str) -> dict[str, Any]:
-    from mwzrepro.core.params_table import MODELS
-
     if model not in MODELS:
         raise KeyError(f"{model}: not in mwzrepro.core.params_table (add it to "
                        "workflow/scripts/make_params_table.py and run make generate)")
