@@ -30,6 +30,12 @@ def model_class(model: str | type[BaseModel]) -> type[BaseModel]:
 
 
 def table_entry(model: str) -> dict[str, Any]:
+    """``{"options": option rows, "defaults": validated defaults}`` of the model named
+    ``model`` (``"module:Class"``) in the generated table.
+
+    Raises:
+        KeyError: the model is not in the table (names the generator to extend).
+    """
     if model not in MODELS:
         raise KeyError(f"{model}: not in mwzrepro.core.params_table (add it to "
                        "workflow/scripts/make_params_table.py and run make generate)")
