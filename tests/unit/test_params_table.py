@@ -56,7 +56,7 @@ def test_options_by_name_equal_the_models(name):
 def test_defaults_equal_the_models(name):
     got = checked(name, {}, "block")
     assert isinstance(got, ParamsDefaults)
-    assert dict(got) == model_class(name)().model_dump()
+    assert got.model_dump() == dict(got) == model_class(name)().model_dump()
 
 
 @pytest.mark.parametrize("data", [

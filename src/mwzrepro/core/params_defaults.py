@@ -49,6 +49,8 @@ class ParamsDefaults(Mapping):
     >>> d = ParamsDefaults("Window", {"msttr_window": 50, "inner": {"on": True}})
     >>> d.msttr_window, d.inner.on, dict(d)["msttr_window"]
     (50, True, 50)
+    >>> d.model_dump()
+    {'msttr_window': 50, 'inner': {'on': True}}
     >>> d.msttr_window = 10
     Traceback (most recent call last):
     ...
@@ -83,6 +85,11 @@ class ParamsDefaults(Mapping):
 
     def __repr__(self) -> str:
         return f"ParamsDefaults({self._model!r}, {self._values!r})"
+
+    def model_dump(self) -> dict[str, Any]:
+        """The values as a plain (nested) dict, as the model's ``model_dump()`` gives them."""
+        return {k: v.model_dump() if isinstance(v, ParamsDefaults) else v
+                for k, v in self._values.items()}
 
 
 def defaults(model: str) -> ParamsDefaults:
