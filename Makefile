@@ -27,9 +27,10 @@ tables: setup  ## regenerate every table (snakemake -j$(JOBS)), then record the 
 dvc.yaml: setup  ## regenerate dvc.yaml from the Snakemake workflow (after editing a rule or a structural key)
 	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 
-generate: setup  ## regenerate every generated file: CLI command table, params schema, dvc.yaml
+generate: setup  ## regenerate every generated file: CLI command table, params schema and table, dvc.yaml
 	$(BIN)/python workflow/scripts/make_cli_registry.py
 	$(BIN)/python workflow/scripts/make_params_schema.py
+	$(BIN)/python workflow/scripts/make_params_table.py
 	$(BIN)/python workflow/scripts/make_dvc_yaml.py
 
 # -n auto: one pytest-xdist worker per core; pyproject.toml adds --dist loadscope (each test

@@ -9,7 +9,12 @@ Calls timed (wall clock of the whole process; one system's prediction file):
    later call: <= 1.5 s);
 3. later call, same file, ``--no-result-cache``: full scoring on the cached resources;
 4. later call, another system's file: full scoring on the cached resources (first time for
-   that file).
+   that file);
+5. start-up (issue 21: <= 0.3 s): a process that imports exactly the modules call 3 imports
+   (read from its ``-X importtime`` report) and verifies the cached resources
+   (``load_resources``), without scoring: interpreter, imports and cache verification; the
+   imports alone (the report's top-level cumulative times) and ``mwzrepro score --help``
+   are printed too, with whether pandas or pydantic were among the imports.
 
 With ``--install``, two fresh virtual environments get ``pip install`` of this repository,
 without and with ``[workflow]``, and their sizes are reported (``du`` of the environment,
@@ -26,6 +31,7 @@ Wall times depend on other load on the machine; the load average is printed with
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -53,6 +59,37 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     if run.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{run.stderr}")
     return wall
+
+
+#: A process doing what ``mwzrepro score`` does before scoring: the score path's imports
+#: (argv[1]: JSON list of top-level modules) and the verification of the cached resources.
+STARTUP = """
+import importlib, json, sys
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+from mwzrepro.scorer.resources import load_resources
+load_resources("mwz21")
+"""
+
+
+def score_path_imports(cmd: list[str], cwd: Path, env: dict[str, str]
+                       ) -> tuple[list[str], float, set[str]]:
+    """The top-level modules ``cmd`` imports, in order, the sum of their cumulative import
+    times (seconds), and every module it imports, from Python's ``-X importtime`` report."""
+    run = subprocess.run(cmd, cwd=cwd, env={**env, "PYTHONPROFILEIMPORTTIME": "1"},
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{run.stderr}")
+    names, total, every = [], 0.0, set()
+    for line in run.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _, cumulative, name = line[len("import time:"):].split("|")
+        every.add(name.strip())
+        if not name[1:2].isspace():  # depth 0: imported by the program itself
+            names.append(name.strip())
+            total += int(cumulative) / 1e6
+    return names, total, every
 
 
 def du(path: Path) -> int:
@@ -121,10 +158,20 @@ def main() -> None:
             rows.append((label, min(walls)))
         rows.append((f"later call, another file ({args.other})",
                      timed(cmd + [str(other)], empty, env)))
+        names, imports, every = score_path_imports(cmd + [str(mine), "--no-result-cache"], empty, env)
+        python = str(Path(args.mwzrepro).parent / "python")  # the scorer's interpreter
+        startup = [python, "-c", STARTUP, json.dumps(names)]
+        rows.append(("start-up: imports + cache verification",
+                     min(timed(startup, empty, env) for _ in range(args.repeat))))
+        rows.append(("  of which the imports (-X importtime)", imports))
+        rows.append(("mwzrepro score --help",
+                     min(timed(cmd + ["--help"], empty, env) for _ in range(args.repeat))))
+        heavy = sorted(every & {"pandas", "numpy", "pyarrow", "pydantic"})
         print(f"mwzrepro score {args.system}.json (all metrics), {os.cpu_count()} cores, "
               f"load average {os.getloadavg()[0]:.2f}")
         for label, wall in rows:
             print(f"  {label:<45} {wall:6.2f} s wall")
+        print(f"  score path imports pandas/numpy/pyarrow/pydantic: {', '.join(heavy) or 'none'}")
         if args.install:
             sizes = install_sizes(work / "install")
             print("install size (pip install ., above an empty environment):")

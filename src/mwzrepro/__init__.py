@@ -5,7 +5,7 @@ papers' tables, and a scorer for one system's outputs.
 >>> Evaluator(bleu=True, success=True, richness=True).evaluate(predictions).to_dict()  # doctest: +SKIP
 
 Importing the package is cheap: :class:`~mwzrepro.scorer.evaluator.Evaluator` and
-:class:`~mwzrepro.scorer.results.EvaluationResult` load (with pandas) on first access.
+:class:`~mwzrepro.scorer.results.EvaluationResult` load on first access.
 
 >>> import mwzrepro, sys
 >>> mwzrepro.__version__

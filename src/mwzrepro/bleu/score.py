@@ -3,21 +3,27 @@
 Settings are sacrebleu's defaults, as the reference evaluator uses them
 (spec-standard-evaluation §11): 13a tokenization, case-sensitive, exponential smoothing,
 4-grams, one reference stream. The score is unrounded, on sacrebleu's 0–100 scale.
+
+Tables (``predictions``, ``references``) are read through :func:`mwzrepro.core.columns.column`:
+DataFrames (the pipeline) or plain columns ``{column: list}`` (the scorer, no pandas import).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from mwzrepro.core.columns import column
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "reference_tokens",
            "register_reference_tokens", "corpus_bleu", "bleu_scores", "tokens_13a"]
@@ -156,18 +162,23 @@ def reference_tokens(references: Sequence[str]) -> list[str]:
 _KNOWN_TOKENS: dict[tuple, tuple[str, ...]] = {}
 
 
-def _content_key(references: pd.DataFrame) -> tuple[tuple, tuple[str, ...]]:
-    keys = tuple(zip(references["dialogue_id"].astype(str).tolist(),
-                     references["turn"].astype(int).tolist()))
-    return keys, tuple(references["reference"].tolist())
+def _turn_keys(table: Any) -> list[tuple[str, int]]:
+    """``(dialogue_id, turn)`` of every row of a table (DataFrame or columns)."""
+    return list(zip(map(str, column(table, "dialogue_id")), map(int, column(table, "turn"))))
 
 
-def register_reference_tokens(references: pd.DataFrame, tokens: list[str]) -> None:
+def _content_key(references: Any) -> tuple[tuple, tuple[str, ...]]:
+    return tuple(_turn_keys(references)), tuple(column(references, "reference"))
+
+
+def register_reference_tokens(references: pd.DataFrame | Mapping[str, list],
+                              tokens: list[str]) -> None:
     """Record the :func:`reference_tokens` of a ``references`` table: its
     :func:`reference_statistics`, when first needed, counts them instead of tokenizing the
     references again (ignored unless there is one per reference)."""
-    if len(tokens) == len(references):
-        _KNOWN_TOKENS[_content_key(references)] = tuple(tokens)
+    key = _content_key(references)
+    if len(tokens) == len(key[1]):
+        _KNOWN_TOKENS[key] = tuple(tokens)
 
 
 def _ngram_counts(tokens: list[str]) -> tuple[Counter, int]:
@@ -185,7 +196,8 @@ def _reference_stats(keys: tuple[tuple[str, int], ...], references: tuple[str, .
     return ReferenceStatistics(keys, references, _KNOWN_TOKENS.get((keys, references)))
 
 
-def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
+def reference_statistics(references: pd.DataFrame | Mapping[str, list]
+                         ) -> ReferenceStatistics:
     """:class:`ReferenceStatistics` of a ``references`` table (``dialogue_id``, ``turn``,
     ``reference``), cached by content: every system scored against the same references in
     one process (the scorer, the pipeline's BLEU rules, the bootstrap) reuses them."""
@@ -193,14 +205,17 @@ def reference_statistics(references: pd.DataFrame) -> ReferenceStatistics:
 
 
 def corpus_bleu(
-    predictions: pd.DataFrame, references: pd.DataFrame, version: str, system: str,
+    predictions: pd.DataFrame | Mapping[str, list],
+    references: pd.DataFrame | Mapping[str, list], version: str, system: str,
     reference_set: str = "span",
 ) -> BleuResult:
     """Score one system against one version's references.
 
     Args:
-        predictions: a ``predictions`` table (``response_norm`` is the hypothesis).
-        references: a ``references`` table (``reference`` is the reference).
+        predictions: a ``predictions`` table (``response_norm`` is the hypothesis), a
+            DataFrame or columns.
+        references: a ``references`` table (``reference`` is the reference), a DataFrame
+            or columns.
         version: dataset version of the references (``mwz21``), for the signature.
         system: system name, for the signature.
         reference_set: name of the reference delexicalization scheme, for the signature.
@@ -213,8 +228,7 @@ def corpus_bleu(
         InputError: a predicted turn has no reference.
     """
     ref_stats = reference_statistics(references)
-    keys = list(zip(predictions["dialogue_id"].astype(str).tolist(),
-                    predictions["turn"].astype(int).tolist()))
+    keys = _turn_keys(predictions)
     missing = [k for k in keys if k not in ref_stats.row]
     if missing:
         did, turn = missing[0]
@@ -225,7 +239,7 @@ def corpus_bleu(
     if len(set(keys)) != len(keys):
         raise InputError(f"{system}: a predicted turn appears more than once")
     bleu = ref_stats.bleu
-    score = ref_stats.score(keys, predictions["response_norm"].tolist())
+    score = ref_stats.score(keys, column(predictions, "response_norm"))
     sb_sig = bleu.get_signature()
     fields: dict[str, object] = {"system": system, "ver": version, "split": "test",
                                  "ref": reference_set, "norm": NORMALIZATION_VERSION}
@@ -252,6 +266,8 @@ def bleu_scores(result: BleuResult, coverage: pd.DataFrame, system: str,
     Returns:
         ``(rows, {"signature": ours, "sacrebleu": sacrebleu's own signature})``.
     """
+    import pandas as pd
+
     sig = result.signature.format()
     rows = [
         ("bleu", "total", result.score),

@@ -19,12 +19,13 @@ import click
 
 from mwzrepro.cli.options import setup_logging
 from mwzrepro.core.params import click_options, from_options, parse_list
-from mwzrepro.standard.params import (
-    SYSTEM_DOMAIN_SOURCES,
-    InformParams,
-    RichnessParams,
-    StandardParams,
-)
+from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
+
+# The parameter models by name: their options and validated defaults come from the generated
+# mwzrepro.core.params_table (no pydantic import unless a value differs from its default).
+InformParams = "mwzrepro.standard.params:InformParams"
+StandardParams = "mwzrepro.standard.params:StandardParams"
+RichnessParams = "mwzrepro.standard.params:RichnessParams"
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -139,7 +140,6 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
     upper-case and end in .json. Nothing is written when the input is rejected.
     """
     from mwzrepro.core.gc_pause import paused_gc
-    from mwzrepro.core.io import write_text
     from mwzrepro.scorer.cache import cache_root
     from mwzrepro.scorer.memo import load_result
     from mwzrepro.scorer.results import with_units
@@ -165,6 +165,8 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
             stored = _score(predictions_file, name, chosen, setting, strict, per_dialogue,
                             key, kw)
     if out is not None:
+        from mwzrepro.core.io import write_text
+
         write_text(format_result(with_units(stored, units), "json"), out)
     click.echo(format_result(with_units(stored, units if fmt == "json" else "percent"), fmt),
                nl=False)
@@ -173,7 +175,6 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
 def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, strict: bool,
            per_dialogue: Path | None, key: str | None, kw: dict[str, Any]) -> dict[str, Any]:
     """Score the file and store the result under ``key``: the mwzeval-units result dict."""
-    from mwzrepro.core.io import write_text
     from mwzrepro.scorer.cache import cache_root
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import read_shape
@@ -194,6 +195,8 @@ def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, s
     if key is not None:
         store_result(cache_root(kw["cache_dir"]), key, stored)
     if per_dialogue is not None:
+        from mwzrepro.core.io import write_text
+
         write_text(per_dialogue_text(result.dialogues, per_dialogue), per_dialogue)
     return stored
 

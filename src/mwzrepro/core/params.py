@@ -14,12 +14,23 @@ Each area defines one :class:`ParamsModel` per ``params.yaml`` block (``inform``
 A nested block (``fuzzy_name_match: {enabled, domains, threshold}``) is a nested model; its
 leaves become options joined with dashes (``--fuzzy-name-match-threshold``).
 
+Start-up without pydantic (issue 21): the models the user command ``score`` needs have their
+option rows (:func:`option_rows`) and validated defaults in a generated table
+(:mod:`mwzrepro.core.params_table`, written by ``workflow/scripts/make_params_table.py``,
+checked by ``tests/unit/test_params_table.py``). :func:`click_options` and
+:func:`from_options` take such a model by name (``"module:Class"``): its options come from the
+table, and values equal to the validated defaults give :func:`defaults` (a read-only object
+with the model's fields) without importing pydantic; any other value is validated by the
+model itself, so errors are the model's (:mod:`mwzrepro.core.params_defaults`). pydantic is imported on first use of
+:class:`ParamsModel` (module ``__getattr__``).
+
 List-valued settings are strings (one item separator per setting) so that Snakemake and DVC
 render the same command line; :func:`parse_list` and :func:`parse_pairs` are the only
 parsers.
 
 Example:
     >>> from pydantic import Field
+    >>> from mwzrepro.core.params import ParamsModel
     >>> class Inform(ParamsModel):
     ...     '''Fuzzy matching of venue names.'''
     ...     matching: Literal["reference", "optimal"] = Field("reference", description="Mode.")
@@ -43,15 +54,28 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import TYPE_CHECKING, Any, Literal
 
 from mwzrepro.core.errors import ConfigError
+from mwzrepro.core.params_defaults import (
+    ParamsDefaults,
+    checked,
+    defaults,
+    model_class,
+    table_entry,
+)
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = [
     "ParamsModel",
+    "ParamsDefaults",
     "click_options",
+    "option_rows",
+    "defaults",
+    "checked",
+    "model_class",
     "from_options",
     "cli_args",
     "quoted",
@@ -72,20 +96,36 @@ __all__ = [
 STRUCTURAL: dict[str, Any] = {"structural": True}
 
 
-class ParamsModel(BaseModel):
-    """Base of every parameter block: frozen, unknown keys rejected, defaults validated.
+def _params_model() -> type:
+    """:class:`ParamsModel`, defined on first use (it imports pydantic)."""
+    from pydantic import BaseModel, ConfigDict
 
-    Booleans are written ``"true"``/``"false"`` in ``params.yaml`` and on the command line;
-    pydantic accepts both spellings for ``bool`` fields.
-    """
+    class ParamsModel(BaseModel):
+        """Base of every parameter block: frozen, unknown keys rejected, defaults validated.
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+        Booleans are written ``"true"``/``"false"`` in ``params.yaml`` and on the command
+        line; pydantic accepts both spellings for ``bool`` fields.
+        """
+
+        model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    ParamsModel.__module__, ParamsModel.__qualname__ = __name__, "ParamsModel"
+    return ParamsModel
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ParamsModel":
+        globals()[name] = model = _params_model()
+        return model
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def leaves(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
     """Yield ``(path, FieldInfo)`` for every leaf field of ``model``, nested models flattened,
     in declaration order. ``path`` is the tuple of keys, e.g. ``("fuzzy_name_match",
     "threshold")``."""
+    from pydantic import BaseModel
+
     for name, info in model.model_fields.items():
         ann = info.annotation
         if isinstance(ann, type) and issubclass(ann, BaseModel):
@@ -98,6 +138,7 @@ def structural_keys(model: type[BaseModel]) -> tuple[str, ...]:
     """Dotted paths of the leaves of ``model`` marked :data:`STRUCTURAL`.
 
     >>> from pydantic import Field
+    >>> from mwzrepro.core.params import ParamsModel
     >>> class Block(ParamsModel):
     ...     version: str = Field("mwz21", json_schema_extra=STRUCTURAL)
     ...     seed: int = 0
@@ -130,37 +171,66 @@ def _default(model: type[BaseModel], path: tuple[str, ...]) -> Any:
     return value
 
 
-def click_options(model: type[BaseModel], exclude: tuple[str, ...] = ()) -> Callable:
+def option_rows(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """One row per leaf of ``model`` (declaration order): what :func:`click_options` makes an
+    option of — ``path`` (dotted), ``option`` (``--outer-inner``), ``param`` (keyword),
+    ``default`` (the model's, booleans as ``"true"``/``"false"``), ``help``, ``choices``
+    (a Literal's values, ``["true", "false"]`` for a bool, else None) and ``type``
+    (``"int"``/``"float"`` or None: text)."""
+    rows = []
+    for path, info in leaves(model):
+        ann = info.annotation
+        choices = None
+        if typing.get_origin(ann) is Literal:
+            choices = [str(a) for a in typing.get_args(ann)]
+        elif ann is bool:
+            choices = ["true", "false"]
+        rows.append({"path": ".".join(path), "option": _option_name(path),
+                     "param": _param_name(path), "default": _bool_text(_default(model, path)),
+                     "help": info.description or "", "choices": choices,
+                     "type": ann.__name__ if ann in (int, float) else None})
+    return rows
+
+
+def click_options(model: str | type[BaseModel], exclude: tuple[str, ...] = ()) -> Callable:
     """Decorator adding one click option per leaf of ``model`` (defaults from the model, help
-    from the field description). ``exclude`` names dotted leaf paths left out. Build the
-    model from the command's keyword arguments with :func:`from_options`."""
+    from the field description; :func:`option_rows`). ``model`` may be a ``"module:Class"``
+    name of :mod:`mwzrepro.core.params_table`: its rows come from the table, without
+    importing pydantic. ``exclude`` names dotted leaf paths left out. Build the model from
+    the command's keyword arguments with :func:`from_options`."""
     import click
 
+    rows = table_entry(model)["options"] if isinstance(model, str) else option_rows(model)
+
     def decorate(func: Callable) -> Callable:
-        for path, info in reversed(list(leaves(model))):
-            if ".".join(path) in exclude:
+        for row in reversed(rows):
+            if row["path"] in exclude:
                 continue
-            ann = info.annotation
-            default = _default(model, path)
-            kwargs: dict[str, Any] = {"default": _bool_text(default), "show_default": True,
-                                      "help": info.description or ""}
-            if typing.get_origin(ann) is Literal:
-                kwargs["type"] = click.Choice([str(a) for a in typing.get_args(ann)])
-            elif ann is bool:
-                kwargs["type"] = click.Choice(["true", "false"])
-            elif ann in (int, float):
-                kwargs["type"] = ann
-            func = click.option(_option_name(path), _param_name(path), **kwargs)(func)
+            kwargs: dict[str, Any] = {"default": row["default"], "show_default": True,
+                                      "help": row["help"]}
+            if row["choices"] is not None:
+                kwargs["type"] = click.Choice(row["choices"])
+            elif row["type"] is not None:
+                kwargs["type"] = {"int": int, "float": float}[row["type"]]
+            func = click.option(row["option"], row["param"], **kwargs)(func)
         return func
 
     return decorate
 
 
-def from_options(model: type[BaseModel], kwargs: Mapping[str, Any], block: str = "") -> Any:
+def from_options(model: str | type[BaseModel], kwargs: Mapping[str, Any],
+                 block: str = "") -> Any:
     """The ``model`` instance built from a command's keyword arguments (those named by
-    :func:`click_options`; others are ignored). Raises :class:`ConfigError` naming the key."""
+    :func:`click_options`; others are ignored); for a model named ``"module:Class"``, its
+    :func:`defaults` when every value is the default (:func:`checked`). Raises
+    :class:`ConfigError` naming the key."""
+    if isinstance(model, str):
+        rows = table_entry(model)["options"]
+        paths = [tuple(row["path"].split(".")) for row in rows]
+    else:
+        paths = [path for path, _info in leaves(model)]
     data: dict[str, Any] = {}
-    for path, _info in leaves(model):
+    for path in paths:
         name = _param_name(path)
         if name not in kwargs:
             continue
@@ -168,12 +238,15 @@ def from_options(model: type[BaseModel], kwargs: Mapping[str, Any], block: str =
         for key in path[:-1]:
             node = node.setdefault(key, {})
         node[path[-1]] = kwargs[name]
-    return validate_block(model, data, block or model.__name__)
+    name = model if isinstance(model, str) else model.__name__
+    return checked(model, data, block or name.rpartition(":")[2])
 
 
 def validate_block(model: type[BaseModel], data: Mapping[str, Any], block: str) -> Any:
     """``model`` validated from the ``params.yaml`` block ``data``. Raises
     :class:`ConfigError` with one line naming the first bad key (``block.key: reason``)."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(dict(data))
     except ValidationError as exc:
@@ -205,6 +278,7 @@ def cli_args(model: type[BaseModel], block_values: Mapping[str, Any], block: str
     Raises :class:`ConfigError` (``block.key: ...``) for a value holding one of
     :data:`UNQUOTABLE`.
 
+    >>> from mwzrepro.core.params import ParamsModel
     >>> class Window(ParamsModel):
     ...     msttr_window: int = 50
     ...     lowercase: bool = True

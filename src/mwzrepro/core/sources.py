@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,6 +163,8 @@ def verify_file(path: str | os.PathLike[str], sha1: str) -> None:
 
 
 def _read_url(url: str, timeout: float) -> bytes:
+    import urllib.request  # only to download (tens of milliseconds to import)
+
     req = urllib.request.Request(url, headers={"User-Agent": "mwzrepro"})
     with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 (pinned https URL)
         total = int(resp.headers.get("Content-Length") or 0) or None
@@ -220,6 +220,8 @@ def fetch(source: Source, dest: str | os.PathLike[str], mirror: str | os.PathLik
                 f"expected git blob {source.sha1}"
             ) from None
     else:
+        import urllib.error
+
         origin = source.url
         try:
             data = _read_url(source.url, timeout)

@@ -26,19 +26,10 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list
-from mwzrepro.dst.metrics import lambda_from_forgetting
-from mwzrepro.dst.state import canonical_dialogue_id
+from mwzrepro.core.params import STRUCTURAL, ParamsModel
+from mwzrepro.dst.settings import excluded_ids, lambda_values, numbers as _numbers
 
 __all__ = ["DSTParams"]
-
-
-def _numbers(text: str) -> tuple[float, ...] | None:
-    """The comma-separated numbers of ``text``, or ``None`` if one is not a number."""
-    try:
-        return tuple(float(x) for x in parse_list(text, ","))
-    except ValueError:
-        return None
 
 
 class DSTParams(ParamsModel):
@@ -123,13 +114,8 @@ class DSTParams(ParamsModel):
 
     def lambda_values(self) -> list[float]:
         """The λ values of FGA: ``lambdas``, then the rule-of-thumb λ of ``forget`` (§6.4)."""
-        out = list(_numbers(self.lambdas) or ())
-        if self.forget.strip():
-            p, t_f = _numbers(self.forget) or (0.0, 0.0)
-            out.append(lambda_from_forgetting(p, t_f))
-        return out
+        return lambda_values(self.lambdas, self.forget)
 
     def excluded(self) -> tuple[str, ...]:
         """``excluded_dialogues`` as canonical ids (lowercase, no ``.json``), sorted, unique."""
-        return tuple(sorted({canonical_dialogue_id(x)
-                             for x in parse_list(self.excluded_dialogues, ",")}))
+        return excluded_ids(self.excluded_dialogues)

@@ -20,9 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.signature import Signature
 from mwzrepro.dst.alignment import Coverage, align_flags, align_states, select_dialogues
@@ -34,9 +32,14 @@ from mwzrepro.dst.corpus import (
 )
 from mwzrepro.dst.matchers import Matcher, make_matcher
 from mwzrepro.dst.metrics import TurnOutcome
-from mwzrepro.dst.params import DSTParams
 from mwzrepro.dst.readers.predictions import predictions_from_table
+from mwzrepro.dst.settings import excluded_ids, lambda_values
 from mwzrepro.dst.state import DialogueStates, DSTError, GoldDialogue
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mwzrepro.dst.params import DSTParams
 
 __all__ = ["INPUT_KINDS", "DSTRun", "RunResult", "score_predictions", "score_flags",
            "score_paired"]
@@ -70,7 +73,8 @@ class DSTRun:
     """Settings of one scoring run of one input kind.
 
     Args:
-        params: the ``dst`` parameter block.
+        params: the ``dst`` parameter block (:class:`~mwzrepro.dst.params.DSTParams`, or
+            its validated defaults from :func:`mwzrepro.core.params.defaults`).
         input_kind: ``states``, ``flags``, ``log`` or ``paired`` (:data:`INPUT_KINDS`).
 
     Raises:
@@ -81,9 +85,9 @@ class DSTRun:
         self.params = params
         self.input_kind = input_kind
         self.local_rule = INPUT_KINDS[input_kind]
-        self.lambdas = params.lambda_values()
+        self.lambdas = lambda_values(params.lambdas, params.forget)
         self.variant = params.fga_variant
-        self.excluded = list(params.excluded())
+        self.excluded = list(excluded_ids(params.excluded_dialogues))
         self.norm = params.label_normalization
         theta = str(params.fuzzy_threshold)
         self.matcher: Matcher = make_matcher(params.matcher, theta)
@@ -175,14 +179,16 @@ def _score_states(run: DSTRun, dialogues: Iterable[DialogueStates], coverage: Co
 
 
 def score_predictions(run: DSTRun, gold: Mapping[str, GoldDialogue], dropped_gold: Counter,
-                      predictions: pd.DataFrame, source: str) -> RunResult:
+                      predictions: pd.DataFrame | Mapping[str, list], source: str
+                      ) -> RunResult:
     """Score an end-to-end system's ``predictions`` table against gold states (§2.6).
 
     Args:
         run: settings (``missing`` and ``unknown_slots`` of its parameters apply).
         gold: from :func:`mwzrepro.dst.readers.gold.gold_from_tables`; dropped_gold: the gold
             values outside the 30 slots it counted (reported in the coverage).
-        predictions: the system's ``predictions`` table; source: its file name.
+        predictions: the system's ``predictions`` table (DataFrame or columns); source: its
+            file name.
 
     Returns:
         the :class:`RunResult`; ``has_states`` false (nothing scored) when no turn carries a

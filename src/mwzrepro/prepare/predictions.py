@@ -11,6 +11,10 @@ Validation against the test set (the system turns of a canonical ``turns`` table
 * a missing dialogue or missing trailing turns are allowed (the reference evaluator scores the
   given prefix, §2.3) but always reported in the ``coverage`` table, never silently dropped;
   with ``allow_missing_turns=False`` missing trailing turns are an error as well.
+
+The validation is plain Python (:func:`prediction_columns`: the table as lists, what the
+scorer reads, without importing pandas); :func:`parse_predictions` is its DataFrame form for
+the pipeline.
 """
 
 from __future__ import annotations
@@ -18,14 +22,22 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import normalize_response
 
-__all__ = ["parse_predictions", "expected_turns"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["PREDICTION_COLUMNS", "COVERAGE_COLUMNS", "parse_predictions", "prediction_columns",
+           "expected_turns"]
+
+#: Columns of a ``predictions`` table, in order.
+PREDICTION_COLUMNS = ("dialogue_id", "turn", "response", "response_norm", "state_json",
+                      "active_domains")
+#: Columns of a ``coverage`` table, in order.
+COVERAGE_COLUMNS = ("dialogue_id", "expected_turns", "predicted_turns")
 
 
 def expected_turns(turns: pd.DataFrame) -> dict[str, int]:
@@ -42,6 +54,25 @@ def parse_predictions(
     unknown_placeholders: Counter[str] | None = None,
     placeholders: str = "reference",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`prediction_columns` as the pipeline's tables: ``(predictions, coverage)``
+    DataFrames (columns :data:`PREDICTION_COLUMNS` and :data:`COVERAGE_COLUMNS`). Arguments
+    and errors as :func:`prediction_columns`."""
+    import pandas as pd
+
+    columns, coverage = prediction_columns(data, expected, source, allow_missing_turns,
+                                           unknown_placeholders, placeholders)
+    return (pd.DataFrame(dict(columns), columns=list(PREDICTION_COLUMNS)),
+            pd.DataFrame(coverage, columns=list(COVERAGE_COLUMNS)))
+
+
+def prediction_columns(
+    data: Any,
+    expected: Mapping[str, int],
+    source: str = "<predictions>",
+    allow_missing_turns: bool = True,
+    unknown_placeholders: Counter[str] | None = None,
+    placeholders: str = "reference",
+) -> tuple[dict[str, list], list[dict[str, Any]]]:
     """Validate and normalize one prediction file.
 
     Args:
@@ -54,14 +85,23 @@ def parse_predictions(
             ``extended``, :mod:`mwzrepro.core.placeholders`).
 
     Returns:
-        ``(predictions, coverage)``: a ``predictions`` table (response, response_norm per
-        spec-standard-evaluation §3, state_json, active_domains) and a ``coverage`` table with
-        one row per *test* dialogue (``predicted_turns`` 0 for a missing dialogue).
+        ``(predictions, coverage)``: the ``predictions`` table as columns
+        (``{column: list}``, :data:`PREDICTION_COLUMNS`: response, response_norm per
+        spec-standard-evaluation §3, state_json, active_domains; one entry per turn in file
+        order) and the ``coverage`` rows, one per *test* dialogue in id order
+        (``predicted_turns`` 0 for a missing dialogue).
 
     Raises:
         InputError: malformed structure, no dialogue at all, unknown dialogue ids (all
             listed, up to 10), too many turns, or bad field types; the message names the
             file, dialogue and turn.
+
+    >>> cols, cov = prediction_columns({"SNG1.json": [{"response": "the [hotel_name] ."}]},
+    ...                                {"sng1": 2, "sng2": 1})
+    >>> cols["dialogue_id"], cols["response_norm"], cols["state_json"]
+    (['sng1'], ['the NAME.'], [None])
+    >>> [c["predicted_turns"] for c in cov]
+    [1, 0]
     """
     if not isinstance(data, dict):
         raise InputError(f"{source}: top level must be an object {{dialogue id: [turns]}}")
@@ -81,7 +121,8 @@ def parse_predictions(
             f"{source}: {len(unknown)} dialogue id(s) not in the test set: "
             f"{', '.join(unknown[:10])}{more}"
         )
-    rows = []
+    columns: dict[str, list] = {c: [] for c in PREDICTION_COLUMNS}
+    given: dict[str, int] = {}
     for did, raw_id in ids.items():
         turns = data[raw_id]
         where = f"{source}: dialogue {raw_id}"
@@ -96,22 +137,15 @@ def parse_predictions(
                 f"{where}: {len(turns)} turns, but the test set has {expected[did]} system turns"
             )
         for i, turn in enumerate(turns):
-            rows.append(_parse_turn(did, i, turn, f"{where}, turn {i}", unknown_placeholders,
-                                    placeholders))
-    preds = pd.DataFrame(
-        rows,
-        columns=["dialogue_id", "turn", "response", "response_norm", "state_json",
-                 "active_domains"],
-    )
-    given = preds.groupby("dialogue_id").size().to_dict() if len(preds) else {}
-    coverage = pd.DataFrame(
-        [
-            {"dialogue_id": d, "expected_turns": n, "predicted_turns": int(given.get(d, 0))}
-            for d, n in sorted(expected.items())
-        ],
-        columns=["dialogue_id", "expected_turns", "predicted_turns"],
-    )
-    return preds, coverage
+            row = _parse_turn(did, i, turn, f"{where}, turn {i}", unknown_placeholders,
+                              placeholders)
+            for c in PREDICTION_COLUMNS:
+                columns[c].append(row[c])
+        if turns:
+            given[did] = len(turns)
+    coverage = [{"dialogue_id": d, "expected_turns": n, "predicted_turns": given.get(d, 0)}
+                for d, n in sorted(expected.items())]
+    return columns, coverage
 
 
 def _parse_turn(did: str, i: int, turn: Any, where: str, unknown: Counter[str] | None,

@@ -35,8 +35,6 @@ from mwzrepro.scorer.results import (
 )
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from mwzrepro.dst.params import DSTParams
     from mwzrepro.standard.inputs import PreparedDialogues
     from mwzrepro.standard.scoring import EvalResources
@@ -79,9 +77,10 @@ def with_signature_fields(block: Any, fields: Mapping[str, str],
     return replace(block, **changes)
 
 
-def bleu_block(preds: pd.DataFrame, references: pd.DataFrame, version: str, label: str,
-               coverage: Coverage) -> BleuScore:
-    """Corpus BLEU of a ``predictions`` table against the version's references."""
+def bleu_block(preds: Mapping[str, list], references: Mapping[str, list], version: str,
+               label: str, coverage: Coverage) -> BleuScore:
+    """Corpus BLEU of a ``predictions`` table against the version's references (both as
+    columns or DataFrames, :mod:`mwzrepro.core.columns`)."""
     from mwzrepro.bleu.score import corpus_bleu
 
     r = corpus_bleu(preds, references, version, label)
@@ -94,65 +93,65 @@ def success_block(prep: PreparedDialogues, resources: EvalResources, database: A
                   threshold: float, coverage: Coverage) -> dict[str, SuccessScores]:
     """Inform/Success rates per setting (``standard`` with ``prep``'s domains, ``optimistic``
     with the ground-truth turn domains)."""
-    from mwzrepro.standard.scores import success_scores
+    from mwzrepro.standard.scores import success_rows
 
     prepared = {s: prep if s == "standard" else prep.with_domains(
         "ground-truth", resources.turn_domains) for s in settings}
-    scores, _ = success_scores(label, version, prepared, resources.goals, resources.booked,
-                               database, matching, threshold)
+    scores, _ = success_rows(label, version, prepared, resources.goals, resources.booked,
+                             database, matching, threshold)
     out = {}
     for s, p in prepared.items():
-        sub = scores[scores["setting"] == s]
-        rates = {m: dict(zip(sub.loc[sub["metric"] == m, "key"],
-                             sub.loc[sub["metric"] == m, "value"].astype(float)))
+        sub = [r for r in scores if r["setting"] == s]
+        rates = {m: {r["key"]: float(r["value"]) for r in sub if r["metric"] == m}
                  for m in ("inform", "success")}
         out[s] = SuccessScores(s, rates["inform"], rates["success"], p.state_source,
                                p.domain_source,
-                               public_signature(sub["signature"].iloc[0], coverage))
+                               public_signature(sub[0]["signature"], coverage))
     return out
 
 
 def richness_block(responses: list[str], label: str, window: int,
                    coverage: Coverage) -> RichnessScores:
     """Lexical richness of the normalized responses in file order (MSTTR depends on it)."""
-    from mwzrepro.standard.scores import richness_scores
+    from mwzrepro.standard.scores import richness_rows
 
-    rows = richness_scores(label, responses, window=window)
-    values = {k: int(v) if k.startswith("num_") else float(v)
-              for k, v in zip(rows["key"], rows["value"])}
-    return RichnessScores(values, public_signature(rows["signature"].iloc[0], coverage))
+    rows = richness_rows(label, responses, window=window)
+    values = {r["key"]: int(r["value"]) if r["key"].startswith("num_") else float(r["value"])
+              for r in rows}
+    return RichnessScores(values, public_signature(rows[0]["signature"], coverage))
 
 
 def state_match_block(prep: PreparedDialogues, gold: Mapping[str, Any], version: str,
                       label: str, matching: str, threshold: float,
                       coverage: Coverage) -> StateMatchScores:
     """The reference evaluator's state metrics of predicted states."""
-    from mwzrepro.standard.scores import state_match_scores
+    from mwzrepro.standard.scores import state_match_rows
 
-    rows = state_match_scores(label, version, prep, gold, matching, threshold)
-    v = dict(zip(rows["metric"], rows["value"].astype(float)))
+    rows = state_match_rows(label, version, prep, gold, matching, threshold)
+    v = {r["metric"]: float(r["value"]) for r in rows}
     return StateMatchScores(v["joint_accuracy"], v["slot_f1"], v["slot_precision"],
-                            v["slot_recall"],
-                            public_signature(rows["signature"].iloc[0], coverage))
+                            v["slot_recall"], public_signature(rows[0]["signature"], coverage))
 
 
-def score_states(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any],
+def score_states(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any],
                  params: DSTParams | None, source: str) -> tuple[Any, Any]:
-    """``(DSTRun, RunResult)``: the predicted states of ``preds`` (a ``predictions`` table)
-    scored against ``gold`` (see :func:`dst_block`) with the ``dst`` parameters (default:
-    their defaults), spec-dst-metrics §2.6. ``RunResult.scores`` is None without states.
+    """``(DSTRun, RunResult)``: the predicted states of ``preds`` (a ``predictions`` table,
+    columns or DataFrame) scored against ``gold`` (see :func:`dst_block`) with the ``dst``
+    parameters (default: their validated defaults, :func:`mwzrepro.core.params.defaults`,
+    no pydantic import), spec-dst-metrics §2.6. ``RunResult.scores`` is None without
+    states.
 
     Raises:
         DSTError: malformed states (names the file ``source``, dialogue and turn).
     """
-    from mwzrepro.dst.params import DSTParams
+    from mwzrepro.core.params import defaults
     from mwzrepro.dst.runs import DSTRun, score_predictions
 
-    run = DSTRun(params or DSTParams(), "states")
+    run = DSTRun(params or defaults("mwzrepro.dst.params:DSTParams"), "states")
     return run, score_predictions(run, gold[0], gold[1], preds, source)
 
 
-def dst_block(preds: pd.DataFrame, gold: tuple[Mapping[str, Any], Any], version: str,
+def dst_block(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any], version: str,
               label: str, source: str, params: DSTParams | None,
               coverage: Coverage) -> DSTScores | None:
     """The FGA paper's DST metrics (percent) of predicted states; None without states.

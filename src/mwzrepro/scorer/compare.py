@@ -38,7 +38,9 @@ def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda:
     rows = score_dialogues(prep.dialogues, ev.goals, ev.booked, evaluator._database(),
                            setting, where=name)
     out = {m: success_stats(rows, setting, m, name) for m in ("inform", "success")}
-    out["bleu"] = references.stats(preds, name)
+    import pandas as pd  # the bootstrap's statistics read a predictions DataFrame
+
+    out["bleu"] = references.stats(pd.DataFrame(preds), name)
     if evaluator.metrics["dst"] and prep.state_source == "predicted":
         out.update(_dst_stats(evaluator, preds, name, fga_lambda))
     return out

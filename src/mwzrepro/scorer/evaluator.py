@@ -54,8 +54,6 @@ from mwzrepro.scorer.placeholder_pass import extended_pass
 from mwzrepro.scorer.results import EvaluationResult
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from mwzrepro.dst.params import DSTParams
     from mwzrepro.standard.inputs import PreparedDialogues
     from mwzrepro.standard.trace import DialogueTrace
@@ -71,11 +69,11 @@ SETTINGS = ("standard", "optimistic", "both")
 _ANONYMOUS = "system"
 
 
-def _has_alternatives(preds: pd.DataFrame) -> bool:
-    """Whether a ``predictions`` table has a list-valued slot (:mod:`mwzrepro.core.
-    alternatives`; its signature field)."""
+def _has_alternatives(preds: Mapping[str, list]) -> bool:
+    """Whether a ``predictions`` table's columns have a list-valued slot
+    (:mod:`mwzrepro.core.alternatives`; its signature field)."""
     return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
-               for sj in preds["state_json"].tolist())
+               for sj in preds["state_json"])
 
 
 def read_predictions(path: str | Path) -> Any:
@@ -153,28 +151,25 @@ class Evaluator:
                  lexicalized: bool = False,
                  cache_dir: str | Path | None = None, mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
-        from mwzrepro.core.params import validate_block
+        from mwzrepro.core.params import checked
         from mwzrepro.scorer.resources import load_resources
-        from mwzrepro.standard.params import (
-            SYSTEM_DOMAIN_SOURCES,
-            InformParams,
-            RichnessParams,
-            StandardParams,
-        )
+        from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
+
+        params = "mwzrepro.standard.params:"  # by name: defaults without pydantic (checked)
 
         if setting not in SETTINGS:
             raise ConfigError(f"setting must be one of {', '.join(SETTINGS)}, got {setting!r}")
         if domain_source not in SYSTEM_DOMAIN_SOURCES:
             raise ConfigError(f"domain_source must be one of {', '.join(SYSTEM_DOMAIN_SOURCES)}"
                               f", got {domain_source!r}")
-        self.inform = validate_block(InformParams, {"matching": matching,
-                                                    "fuzzy_threshold": fuzzy_threshold},
-                                     "inform")
-        self.standard = validate_block(StandardParams,
-                                       {"state_match_threshold": state_match_threshold,
-                                        "placeholders": placeholders}, "standard")
-        self.richness_params = validate_block(RichnessParams, {"msttr_window": msttr_window},
-                                              "richness")
+        self.inform = checked(params + "InformParams", {"matching": matching,
+                                                        "fuzzy_threshold": fuzzy_threshold},
+                              "inform")
+        self.standard = checked(params + "StandardParams",
+                                {"state_match_threshold": state_match_threshold,
+                                 "placeholders": placeholders}, "standard")
+        self.richness_params = checked(params + "RichnessParams",
+                                       {"msttr_window": msttr_window}, "richness")
         self._dst_params = dst_params
         self.metrics = {"bleu": bleu, "success": success, "richness": richness, "dst": dst}
         self.version = version
@@ -266,8 +261,10 @@ class Evaluator:
     # -- steps ----------------------------------------------------------------------------
 
     def _prepare(self, data: Mapping[str, Any], source: str
-                 ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
-        """Validate, normalize and prepare the scorer input; never modifies ``data``."""
+                 ) -> tuple[dict[str, list], PreparedDialogues, Coverage, Counter]:
+        """Validate, normalize and prepare the scorer input; never modifies ``data``. The
+        ``predictions`` table comes as columns (:func:`mwzrepro.prepare.predictions.
+        prediction_columns`)."""
         try:
             with paused_gc():
                 return self._prepare_checked(data, source)
@@ -276,8 +273,8 @@ class Evaluator:
                              f"{ACCEPTED_SHAPES}") from None
 
     def _prepare_checked(self, data: Mapping[str, Any], source: str
-                         ) -> tuple[pd.DataFrame, PreparedDialogues, Coverage, Counter]:
-        from mwzrepro.prepare.predictions import parse_predictions
+                         ) -> tuple[dict[str, list], PreparedDialogues, Coverage, Counter]:
+        from mwzrepro.prepare.predictions import prediction_columns
         from mwzrepro.standard.inputs import prepare_predictions
 
         data, shape = read_shape(data, source)
@@ -291,11 +288,11 @@ class Evaluator:
 
             data, _ = delexicalize_predictions(data, self.resources)
         unknown: Counter[str] = Counter()
-        preds, _ = parse_predictions(dict(data), expected, source, allow_missing_turns=True,
-                                     unknown_placeholders=unknown,
-                                     placeholders=self.standard.placeholders)
-        counts = preds.groupby("dialogue_id", sort=False).size().to_dict()
-        coverage = coverage_of(counts, preds["response"].tolist(), expected,
+        preds, _ = prediction_columns(dict(data), expected, source, allow_missing_turns=True,
+                                      unknown_placeholders=unknown,
+                                      placeholders=self.standard.placeholders)
+        counts = dict(Counter(preds["dialogue_id"]))  # first-appearance order
+        coverage = coverage_of(counts, preds["response"], expected,
                                [d for d in truncated if d in counts])
         if self.strict and not coverage.complete:
             short = (f" (fewer turns: {', '.join(coverage.truncated_dialogues[:10])})"
@@ -325,13 +322,13 @@ class Evaluator:
         blocks: dict[str, Any] = {}
         res, cov, version = self.resources, coverage, self.version
         if self.metrics["bleu"]:
-            blocks["bleu"] = bleu_block(preds, res.references, version, label, cov)
+            blocks["bleu"] = bleu_block(preds, res.reference_columns, version, label, cov)
         if self.metrics["success"]:
             blocks["success"] = success_block(prep, res.eval, self._database(), self.settings,
                                               version, label, self.inform.matching,
                                               self.inform.fuzzy_threshold, cov)
         if self.metrics["richness"]:
-            blocks["richness"] = richness_block(preds["response_norm"].tolist(), label,
+            blocks["richness"] = richness_block(preds["response_norm"], label,
                                                 self.richness_params.msttr_window, cov)
         if self.metrics["dst"]:
             if prep.state_source != "predicted":
@@ -392,7 +389,9 @@ class Evaluator:
         user = refs = None
         if context:
             user = self.resources.user_utterances(did)
-            r = self.resources.references
-            refs = r[r["dialogue_id"] == did].sort_values("turn")["reference"].tolist()
+            r = self.resources.reference_columns
+            refs = [ref for _, ref in sorted(
+                (turn, ref) for d, turn, ref in zip(r["dialogue_id"], r["turn"], r["reference"])
+                if d == did)]
         return trace_dialogue(did, ev.goals[did], ev.booked[did], d["responses"], d["states"],
                               d["active_domains"], self._database(), setting, user, refs)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from collections.abc import Mapping
 
     from mwzrepro.scorer.evaluator import Evaluator
     from mwzrepro.scorer.inputs import Coverage
@@ -64,10 +64,10 @@ class ExtendedFigures:
                 "setting": self.setting, "placeholders": dict(self.placeholders)}
 
 
-def extended_pass(evaluator: Evaluator, preds: pd.DataFrame, prep: PreparedDialogues,
+def extended_pass(evaluator: Evaluator, preds: Mapping[str, list], prep: PreparedDialogues,
                   label: str, coverage: Coverage) -> ExtendedFigures | None:
-    """The :class:`ExtendedFigures` of a ``predictions`` table (rows of a dialogue in turn
-    order) and its prepared dialogues ``prep``, both made under ``reference``; None when
+    """The :class:`ExtendedFigures` of a ``predictions`` table's columns (rows of a dialogue
+    in turn order) and its prepared dialogues ``prep``, both made under ``reference``; None when
     ``extended`` would normalize no response differently. States, active domains and
     coverage are ``prep``'s: only the normalized responses change.
     """
@@ -76,18 +76,18 @@ def extended_pass(evaluator: Evaluator, preds: pd.DataFrame, prep: PreparedDialo
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.standard.inputs import PreparedDialogues
 
-    responses = preds["response"].tolist()
+    responses = preds["response"]
     gains = extended_gains(responses)
     if not gains:
         return None
-    ext = preds.assign(response_norm=[normalize_response(r, None, "extended")
-                                      for r in responses])
+    ext = {**preds, "response_norm": [normalize_response(r, None, "extended")
+                                      for r in responses]}
     setting = evaluator.settings[0]
     out: dict[str, Any] = {}
     res = evaluator.resources
     if evaluator.metrics["success"]:
         by_dialogue: dict[str, list[str]] = {}
-        for did, text in zip(ext["dialogue_id"].tolist(), ext["response_norm"].tolist()):
+        for did, text in zip(ext["dialogue_id"], ext["response_norm"]):
             by_dialogue.setdefault(did, []).append(text)
         again = PreparedDialogues({did: {**d, "responses": by_dialogue[did]}
                                    for did, d in prep.dialogues.items()},
@@ -97,6 +97,6 @@ def extended_pass(evaluator: Evaluator, preds: pd.DataFrame, prep: PreparedDialo
                           evaluator.inform.fuzzy_threshold, coverage)[setting]
         out.update(inform=s.inform["total"], success=s.success["total"])
     if evaluator.metrics["bleu"]:
-        out["bleu"] = bleu_block(ext, res.references, evaluator.version, label,
+        out["bleu"] = bleu_block(ext, res.reference_columns, evaluator.version, label,
                                  coverage).score
     return ExtendedFigures(gains, setting, **out)

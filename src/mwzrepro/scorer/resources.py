@@ -90,9 +90,11 @@ def _code_digest() -> str:
 
 
 def _sacrebleu_version() -> str:
-    from importlib.metadata import version
+    """sacrebleu's version (its ``__version__``: scoring BLEU imports sacrebleu anyway, and
+    reading it is faster than ``importlib.metadata``)."""
+    import sacrebleu
 
-    return version("sacrebleu")
+    return sacrebleu.__version__
 
 
 def build_key(spec: VersionRecipe, registry: Path) -> dict[str, Any]:
@@ -163,17 +165,23 @@ class VersionResources:
         return self._json[name]
 
     @cached_property
-    def references(self) -> pd.DataFrame:
-        """The ``references`` table columns (dialogue_id, turn, text, delex, reference); their
-        stored 13a tokens are registered for BLEU (:func:`mwzrepro.bleu.score.
-        register_reference_tokens`: scoring BLEU does not tokenize the references again)."""
-        import pandas as pd
-
+    def reference_columns(self) -> dict[str, list]:
+        """The ``references`` table as columns (``{column: list}``: dialogue_id, turn, text,
+        delex, reference; what the scorer reads, without pandas); their stored 13a tokens
+        are registered for BLEU (:func:`mwzrepro.bleu.score.register_reference_tokens`:
+        scoring BLEU does not tokenize the references again)."""
         from mwzrepro.bleu.score import register_reference_tokens
 
-        table = pd.DataFrame(self._load("references"))
-        register_reference_tokens(table, self._load("bleu_references"))
-        return table
+        columns = self._load("references")
+        register_reference_tokens(columns, self._load("bleu_references"))
+        return columns
+
+    @cached_property
+    def references(self) -> pd.DataFrame:
+        """:attr:`reference_columns` as a DataFrame (imports pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.reference_columns)
 
     @cached_property
     def expected(self) -> dict[str, int]:

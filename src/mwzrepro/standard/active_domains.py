@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mwzrepro.core.errors import InputError
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "DOMAIN_SOURCES",
+    "SYSTEM_DOMAIN_SOURCES",
     "SLOT_NAME_DOMAINS",
     "estimate_from_states",
     "domains_from_slot_names",
@@ -37,6 +40,10 @@ __all__ = [
 #: ``auto`` is the reference evaluator's rule (§2.2): provided if every turn of every
 #: dialogue has ``active_domains``, estimated otherwise.
 DOMAIN_SOURCES = ("auto", "provided", "estimated", "slot-names", "ground-truth")
+
+#: Active-domain sources a system's standard setting may use (§8; ``ground-truth`` is the
+#: optimistic setting's, never a system's).
+SYSTEM_DOMAIN_SOURCES = DOMAIN_SOURCES[:4]
 
 #: Domains recognized as placeholder prefixes by the slot-name helper (§8.3).
 SLOT_NAME_DOMAINS = frozenset(
@@ -203,4 +210,6 @@ def build_turn_domains(
         doms = turn_domains([st.get((did, t), {}) for t in range(n)],
                             [ad.get((did, t), []) for t in range(n)])
         rows += [{"dialogue_id": did, "turn": t, "domains": d} for t, d in enumerate(doms)]
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=["dialogue_id", "turn", "domains"])

@@ -10,10 +10,12 @@ reproduces that file exactly on the test and validation dialogues of MultiWOZ 2.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from mwzrepro.core.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "EXCLUDED_BOOKED_DOMAINS",
@@ -41,6 +43,8 @@ def build_booked_domains(booked: pd.DataFrame, dialogues: pd.DataFrame) -> pd.Da
     Raises:
         InputError: a booked row refers to a dialogue or turn that ``dialogues`` lacks.
     """
+    import pandas as pd
+
     n_sys = dict(zip(dialogues["dialogue_id"], dialogues["n_turns"] // 2))
     b = booked[~booked["domain"].isin(EXCLUDED_BOOKED_DOMAINS) & (booked["n_booked"] > 0)]
     b = b.sort_values(["dialogue_id", "turn", "position"], kind="mergesort")
@@ -79,6 +83,8 @@ def booked_domains_to_dict(table: pd.DataFrame) -> dict[str, list[list[str]]]:
 
 def booked_domains_from_dict(data: Mapping[str, Sequence[Sequence[str]]]) -> pd.DataFrame:
     """A ``booked_domains`` table from the reference evaluator's JSON structure."""
+    import pandas as pd
+
     rows = [
         {"dialogue_id": did, "turn": i, "domains": list(doms)}
         for did, turns in data.items()

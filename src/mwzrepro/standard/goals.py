@@ -17,11 +17,12 @@ raw data never has an empty ``info``/``reqt``/``book`` part in a used domain).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "GOAL_DOMAINS",
@@ -83,6 +84,8 @@ def build_eval_goals(goals: pd.DataFrame) -> pd.DataFrame:
         raw booking slot/value without ``invalid``/``pre_invalid``), position (order within
         (dialogue, domain, kind)). Domains outside :data:`GOAL_DOMAINS` are ignored.
     """
+    import pandas as pd
+
     rows: list[dict[str, Any]] = []
     for did, goal in _raw_goals(goals).items():
         for domain, parts in goal.items():
@@ -152,6 +155,8 @@ def eval_goals_to_dict(table: pd.DataFrame) -> dict[str, dict[str, Goal]]:
 def eval_goals_from_dict(goals: Mapping[str, Mapping[str, Goal]]) -> pd.DataFrame:
     """Inverse of :func:`eval_goals_to_dict` (e.g. to store the reference goal file
     ``goals.json`` of the reference evaluator as an ``eval_goals`` table)."""
+    import pandas as pd
+
     rows: list[dict[str, Any]] = []
     for did, doms in goals.items():
         for domain, g in doms.items():

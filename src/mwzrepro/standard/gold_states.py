@@ -22,12 +22,13 @@ key order kept, like ``predictions.state_json``).
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize_state import normalize_state
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["DONTCARE_VALUES", "build_gold_states", "gold_states_to_dict", "state_to_json"]
 
@@ -56,6 +57,8 @@ def build_gold_states(states: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataF
     Raises:
         InputError: a state row refers to a dialogue or turn that ``dialogues`` lacks.
     """
+    import pandas as pd
+
     n_sys = dict(zip(dialogues["dialogue_id"], dialogues["n_turns"] // 2))
     s = states[~states["value"].isin(DONTCARE_VALUES)]
     s = s.sort_values(["dialogue_id", "turn", "position"], kind="mergesort")

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mwzrepro.core.errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "SETTINGS",
@@ -45,7 +46,9 @@ __all__ = [
     "reduce_constraints",
     "evaluate_dialogue",
     "score_dialogues",
+    "dialogue_rows",
     "rates",
+    "rates_of_rows",
     "rate",
 ]
 
@@ -208,6 +211,10 @@ def evaluate_dialogue(
     )
 
 
+#: Columns of :func:`score_dialogues`.
+DIALOGUE_COLUMNS = ["setting", "dialogue_id", "domain", "inform", "success"]
+
+
 def score_dialogues(
     dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
     goals: Mapping[str, Mapping[str, Mapping[str, Any]]],
@@ -216,6 +223,21 @@ def score_dialogues(
     setting: str = "standard",
     where: str = "",
 ) -> pd.DataFrame:
+    """:func:`dialogue_rows` as a DataFrame (columns :data:`DIALOGUE_COLUMNS`)."""
+    import pandas as pd
+
+    return pd.DataFrame(dialogue_rows(dialogues, goals, booked, database, setting, where),
+                        columns=DIALOGUE_COLUMNS)
+
+
+def dialogue_rows(
+    dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
+    goals: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    booked: Mapping[str, Sequence[Sequence[str]]],
+    database: VenueQuery,
+    setting: str = "standard",
+    where: str = "",
+) -> list[dict[str, Any]]:
     """Inform/Success of every dialogue, one row per (dialogue, goal domain or ``total``).
 
     Args:
@@ -229,7 +251,7 @@ def score_dialogues(
         where: label (file, system) for error messages.
 
     Returns:
-        DataFrame with columns setting, dialogue_id, domain, inform (bool), success (bool).
+        rows ``{setting, dialogue_id, domain, inform (bool), success (bool)}``.
 
     Raises:
         InputError: a dialogue has no goal or no booked-domain list (message names it).
@@ -245,7 +267,7 @@ def score_dialogues(
         for domain, ok in out.inform.items():
             rows.append({"setting": setting, "dialogue_id": did, "domain": domain,
                          "inform": ok, "success": out.success[domain]})
-    return pd.DataFrame(rows, columns=["setting", "dialogue_id", "domain", "inform", "success"])
+    return rows
 
 
 def rate(hits: int, count: int) -> float:
@@ -259,8 +281,13 @@ def rate(hits: int, count: int) -> float:
 
 
 def rates(per_dialogue: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """Corpus Inform/Success rates (percent, one decimal, §9.3) from :func:`score_dialogues`
-    rows of one setting.
+    """:func:`rates_of_rows` of a :func:`score_dialogues` table."""
+    return rates_of_rows(per_dialogue.to_dict("records"))
+
+
+def rates_of_rows(per_dialogue: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """Corpus Inform/Success rates (percent, one decimal, §9.3) from :func:`dialogue_rows`
+    of one setting.
 
     Returns:
         ``{"inform": {domain: rate, ..., "total": rate}, "success": {...}}``; per domain the
@@ -269,16 +296,24 @@ def rates(per_dialogue: pd.DataFrame) -> dict[str, dict[str, float]]:
 
     Raises:
         ValueError: rows of several settings are mixed.
+
+    >>> rows = [{"setting": "standard", "domain": d, "inform": i, "success": False}
+    ...         for d, i in (("hotel", True), ("total", True), ("hotel", False), ("total", False))]
+    >>> rates_of_rows(rows)
+    {'inform': {'hotel': 50.0, 'total': 50.0}, 'success': {'hotel': 0.0, 'total': 0.0}}
     """
-    if per_dialogue["setting"].nunique() > 1:
+    if len({r["setting"] for r in per_dialogue}) > 1:
         raise ValueError("rates(): rows of several settings; select one setting first")
+    counts: dict[str, list[int]] = {}
+    for r in per_dialogue:
+        c = counts.setdefault(r["domain"], [0, 0, 0])
+        c[0] += 1
+        c[1] += bool(r["inform"])
+        c[2] += bool(r["success"])
+    keys = sorted(k for k in counts if k != "total") + (["total"] if "total" in counts else [])
     out: dict[str, dict[str, float]] = {"inform": {}, "success": {}}
-    grouped = per_dialogue.groupby("domain", sort=True)
-    keys = [k for k in grouped.groups if k != "total"] + (
-        ["total"] if "total" in grouped.groups else []
-    )
     for key in keys:
-        g = grouped.get_group(key)
-        out["inform"][key] = rate(int(g["inform"].sum()), len(g))
-        out["success"][key] = rate(int(g["success"].sum()), len(g))
+        n, inform, success = counts[key]
+        out["inform"][key] = rate(inform, n)
+        out["success"][key] = rate(success, n)
     return out

@@ -18,6 +18,9 @@ in the input's dialogue order, plus the names of the sources used:
   ``provided`` when every turn has ``active_domains`` and to ``estimated`` otherwise;
   ``estimated`` runs §8.2 on the chosen states; ``slot-names`` reads the raw responses (§8.3);
   ``ground-truth`` takes the version's turn domains (§10 item 3, optimistic setting).
+
+:func:`prepare_predictions` reads its table through :func:`mwzrepro.core.columns.column`: a
+DataFrame (the pipeline's Parquet table) or plain columns (the scorer's, no pandas import).
 """
 
 from __future__ import annotations
@@ -26,11 +29,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
+from mwzrepro.core.columns import column, is_missing
 from mwzrepro.standard.active_domains import (
     DOMAIN_SOURCES,
     domains_from_slot_names,
@@ -38,6 +39,9 @@ from mwzrepro.standard.active_domains import (
 )
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.normalize_state import normalize_state
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["PreparedDialogues", "prepare_predictions", "prepare_references", "dialogue_order"]
 
@@ -127,23 +131,27 @@ def _gold_for(gold: Mapping[str, Sequence[Mapping[str, Any]]], did: str, n: int,
     return list(states[:n])
 
 
-def _group_turns(p: pd.DataFrame, all_states: bool, label: str
+def _group_turns(p: Mapping[str, list], all_states: bool, label: str
                  ) -> dict[str, dict[str, list[Any]]]:
     """``{dialogue_id: {"responses", "raw_responses", "states" (normalized when
-    ``all_states``, else empty), "active_domains" (lists or None)}}`` of a predictions table
-    sorted by (dialogue_id, turn). Errors as in a row-by-row scan: the first bad row wins."""
-    dids = p["dialogue_id"].tolist()
-    turns = p["turn"].to_numpy()
+    ``all_states``, else empty), "active_domains" (lists or None)}}`` of a predictions table's
+    columns sorted by (dialogue_id, turn). Errors as in a row-by-row scan: the first bad row
+    wins."""
+    dids, turns = p["dialogue_id"], p["turn"]
     n = len(dids)
     if not n:
         return {}
-    ids = np.asarray(dids, dtype=object)
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    ends = np.r_[starts[1:], n]
-    position = np.arange(n) - np.repeat(starts, ends - starts)  # turn index within dialogue
-    bad = np.flatnonzero(turns != position)
-    stop = int(bad[0]) if len(bad) else n
-    sjs = p["state_json"].tolist()
+    starts = [i for i in range(n) if i == 0 or dids[i] != dids[i - 1]]
+    ends = starts[1:] + [n]
+    stop, previous = n, -1
+    for a, b in zip(starts, ends):
+        for i in range(a, b):
+            if turns[i] != i - a:  # the turn index within its dialogue
+                stop, previous = i, i - a - 1
+                break
+        if stop < n:
+            break
+    sjs = p["state_json"]
     states: list[Any] = []
     if all_states:
         for i in range(stop):
@@ -154,16 +162,32 @@ def _group_turns(p: pd.DataFrame, all_states: bool, label: str
                     from None
     if stop < n:
         raise InputError(f"{label}dialogue {dids[stop]}: turn {turns[stop]} follows turn "
-                         f"{position[stop] - 1} (turns must be 0, 1, ...)")
-    raw, norm = p["response"].tolist(), p["response_norm"].tolist()
-    doms = [None if x is None else list(x) for x in p["active_domains"].tolist()]
+                         f"{previous} (turns must be 0, 1, ...)")
+    raw, norm = p["response"], p["response_norm"]
+    doms = [None if is_missing(x) else list(x) for x in p["active_domains"]]
     return {dids[a]: {"responses": norm[a:b], "raw_responses": raw[a:b],
                       "states": states[a:b], "active_domains": doms[a:b]}
-            for a, b in zip(starts.tolist(), ends.tolist())}
+            for a, b in zip(starts, ends)}
+
+
+#: Columns :func:`prepare_predictions` reads.
+_PREDICTION_FIELDS = ("dialogue_id", "turn", "response", "response_norm", "state_json",
+                      "active_domains")
+
+
+def _sorted_columns(predictions: Any) -> dict[str, list]:
+    """The columns of a ``predictions`` table (DataFrame or columns) in (dialogue_id, turn)
+    order (stable, as pandas' mergesort)."""
+    cols = {c: column(predictions, c) for c in _PREDICTION_FIELDS}
+    dids, turns = cols["dialogue_id"], cols["turn"]
+    order = sorted(range(len(dids)), key=lambda i: (dids[i], turns[i]))
+    if order == list(range(len(dids))):
+        return cols
+    return {c: [v[i] for i in order] for c, v in cols.items()}
 
 
 def prepare_predictions(
-    predictions: pd.DataFrame,
+    predictions: pd.DataFrame | Mapping[str, list],
     gold_states: Mapping[str, Sequence[Mapping[str, Any]]],
     domain_source: str = "auto",
     ground_truth: Mapping[str, Sequence[Sequence[str]]] | None = None,
@@ -174,7 +198,8 @@ def prepare_predictions(
 
     Args:
         predictions: ``predictions`` table (dialogue_id, turn, response, response_norm,
-            state_json or null, active_domains or null).
+            state_json or null, active_domains or null): a DataFrame or its columns
+            (``{column: list}``, :func:`mwzrepro.prepare.predictions.prediction_columns`).
         gold_states: ``{dialogue_id: [normalized gold state per turn]}`` of the version.
         domain_source: one of :data:`mwzrepro.standard.active_domains.DOMAIN_SOURCES`.
         ground_truth: ``{dialogue_id: [turn domains]}`` (needed for ``ground-truth``).
@@ -196,10 +221,10 @@ def prepare_predictions(
         raise ConfigError(f"unknown domain source {domain_source!r}; expected {DOMAIN_SOURCES}")
     label = f"{where}: " if where else ""
     if order is None:
-        order = list(dict.fromkeys(predictions["dialogue_id"].tolist()))
-    p = predictions.sort_values(["dialogue_id", "turn"], kind="mergesort")
-    all_states = bool(p["state_json"].notna().all())
-    all_domains = bool(p["active_domains"].notna().all())
+        order = list(dict.fromkeys(column(predictions, "dialogue_id")))
+    p = _sorted_columns(predictions)
+    all_states = not any(map(is_missing, p["state_json"]))
+    all_domains = not any(map(is_missing, p["active_domains"]))
     if domain_source == "auto":
         domain_source = "provided" if all_domains else "estimated"
     if domain_source == "provided" and not all_domains:

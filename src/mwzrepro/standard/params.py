@@ -34,12 +34,9 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from mwzrepro.core.params import ParamsModel, parse_pairs
+from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
 
 __all__ = ["InformParams", "StandardParams", "RichnessParams", "SYSTEM_DOMAIN_SOURCES"]
-
-#: Active-domain sources a system's standard setting may use (§8; ``ground-truth`` is the
-#: optimistic setting's, never a system's).
-SYSTEM_DOMAIN_SOURCES = ("auto", "provided", "estimated", "slot-names")
 
 
 class InformParams(ParamsModel):

@@ -18,21 +18,31 @@ domains/gold states/references), ``split``, ``ref`` (``goals+booked`` for Inform
 (active-domain source), ``set`` (setting), ``match`` (fuzzy matching mode), ``thr``
 (threshold), ``tok``/``win`` (richness tokenizer and MSTTR window), ``norm``
 (:data:`mwzrepro.core.signature.NORMALIZATION_VERSION`), then the package version.
+
+Each ``*_scores`` function returns its rows as a DataFrame (the pipeline's tables) and is a
+thin wrapper over its ``*_rows`` form (a list of row dicts, no pandas import: the scorer's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError
-from mwzrepro.standard.inform_success import SETTINGS, VenueQuery, rates, score_dialogues
+from mwzrepro.standard.inform_success import (
+    DIALOGUE_COLUMNS,
+    SETTINGS,
+    VenueQuery,
+    dialogue_rows,
+    rates_of_rows,
+)
 from mwzrepro.standard.richness import RICHNESS_KEYS, lexical_richness
 from mwzrepro.core.signature import NORMALIZATION_VERSION, Signature
 from mwzrepro.standard.state_match import state_match
 from mwzrepro.standard.inputs import PreparedDialogues
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "SCORE_COLUMNS",
@@ -44,6 +54,10 @@ __all__ = [
     "richness_scores",
     "state_match_scores",
     "coverage_scores",
+    "success_rows",
+    "richness_rows",
+    "state_match_rows",
+    "coverage_rows",
 ]
 
 SCORE_COLUMNS = ["system", "version", "metric", "setting", "key", "value", "signature"]
@@ -99,6 +113,12 @@ def _rows(system: str, version: str, metric: str, setting: str,
              "key": k, "value": float(v), "signature": s} for k, v in values]
 
 
+def _frame(rows: list[dict[str, Any]], columns: list[str] = SCORE_COLUMNS) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=columns)
+
+
 def success_scores(
     system: str,
     version: str,
@@ -109,6 +129,28 @@ def success_scores(
     matching: str,
     threshold: float,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`success_rows` as DataFrames: ``(scores rows, per-dialogue rows)``, the
+    ``success_dialogues`` rows (setting, dialogue_id, domain, inform, success) of every
+    setting concatenated. Arguments and errors as :func:`success_rows`."""
+    import pandas as pd
+
+    rows, per_dialogue = success_rows(system, version, prepared, goals, booked, database,
+                                      matching, threshold)
+    frames = [_frame(r, DIALOGUE_COLUMNS) for r in per_dialogue.values()]
+    return (_frame(rows),
+            pd.concat(frames, ignore_index=True) if frames else pd.DataFrame())
+
+
+def success_rows(
+    system: str,
+    version: str,
+    prepared: Mapping[str, PreparedDialogues],
+    goals: Mapping[str, Any],
+    booked: Mapping[str, Sequence[Sequence[str]]],
+    database: VenueQuery,
+    matching: str,
+    threshold: float,
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """Inform/Success of one system in each setting of ``prepared``.
 
     Args:
@@ -121,45 +163,55 @@ def success_scores(
         matching, threshold: for the signatures.
 
     Returns:
-        ``(scores rows, per-dialogue rows)``: the ``scores`` rows (metric inform/success) and
-        the ``success_dialogues`` rows (setting, dialogue_id, domain, inform, success).
+        ``(scores rows, {setting: per-dialogue rows})``: the ``scores`` rows (metric
+        inform/success, :data:`SCORE_COLUMNS`) and per setting the
+        :func:`~mwzrepro.standard.inform_success.dialogue_rows` (setting, dialogue_id, domain,
+        inform, success).
 
     Raises:
         ConfigError: an unknown setting key.
         InputError: a dialogue without goal or booked-domain list.
     """
     rows: list[dict[str, Any]] = []
-    per_dialogue = []
+    per_dialogue: dict[str, list[dict[str, Any]]] = {}
     for setting, prep in prepared.items():
         if setting not in SETTINGS:
             raise ConfigError(f"unknown setting {setting!r}; expected {SETTINGS}")
-        df = score_dialogues(prep.dialogues, goals, booked, database, setting,
-                             where=f"{system} ({version})")
-        per_dialogue.append(df)
+        per = per_dialogue[setting] = dialogue_rows(prep.dialogues, goals, booked, database,
+                                                    setting, where=f"{system} ({version})")
         sig = success_signature(system, version, prep.state_source, prep.domain_source,
                                 setting, matching, threshold)
-        r = rates(df)
+        r = rates_of_rows(per)
         rows += _rows(system, version, "inform", setting, r["inform"].items(), sig)
         rows += _rows(system, version, "success", setting, r["success"].items(), sig)
-    return (pd.DataFrame(rows, columns=SCORE_COLUMNS),
-            pd.concat(per_dialogue, ignore_index=True) if per_dialogue else pd.DataFrame())
+    return rows, per_dialogue
 
 
 def richness_scores(system: str, responses: Iterable[str], version: str | None = None,
                     window: int = 50) -> pd.DataFrame:
+    """:func:`richness_rows` as a DataFrame."""
+    return _frame(richness_rows(system, responses, version, window))
+
+
+def richness_rows(system: str, responses: Iterable[str], version: str | None = None,
+                  window: int = 50) -> list[dict[str, Any]]:
     """``scores`` rows (metric ``richness``, key = metric name) of §12 over normalized
     ``responses`` in input order; ``version`` is ``""`` in the rows for system outputs."""
     r = lexical_richness(responses, window)
     sig = richness_signature(system, version, window)
-    return pd.DataFrame(
-        _rows(system, version or "", "richness", "", [(k, r[k]) for k in RICHNESS_KEYS], sig),
-        columns=SCORE_COLUMNS,
-    )
+    return _rows(system, version or "", "richness", "", [(k, r[k]) for k in RICHNESS_KEYS], sig)
 
 
 def state_match_scores(system: str, version: str, prepared: PreparedDialogues,
                        gold_states: Mapping[str, Sequence[Mapping[str, Any]]],
                        matching: str, threshold: float = 95) -> pd.DataFrame:
+    """:func:`state_match_rows` as a DataFrame."""
+    return _frame(state_match_rows(system, version, prepared, gold_states, matching, threshold))
+
+
+def state_match_rows(system: str, version: str, prepared: PreparedDialogues,
+                     gold_states: Mapping[str, Sequence[Mapping[str, Any]]],
+                     matching: str, threshold: float = 95) -> list[dict[str, Any]]:
     """``scores`` rows of §13 (metrics joint_accuracy, slot_f1, slot_precision, slot_recall;
     key ``total``) for predicted states; empty when ``prepared`` uses gold states.
 
@@ -167,18 +219,24 @@ def state_match_scores(system: str, version: str, prepared: PreparedDialogues,
         InputError: see :func:`mwzrepro.standard.state_match.state_match`.
     """
     if prepared.state_source != "predicted":
-        return pd.DataFrame(columns=SCORE_COLUMNS)
+        return []
     result = state_match({d: v["states"] for d, v in prepared.dialogues.items()}, gold_states,
                          matching, threshold, where=system)
     sig = state_match_signature(system, version, matching, threshold)
     rows = []
     for k in STATE_MATCH_KEYS:
         rows += _rows(system, version, k, "", [("total", result[k])], sig)
-    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    return rows
 
 
 def coverage_scores(system: str, version: str, prepared: PreparedDialogues,
                     expected: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """:func:`coverage_rows` as a DataFrame."""
+    return _frame(coverage_rows(system, version, prepared, expected))
+
+
+def coverage_rows(system: str, version: str, prepared: PreparedDialogues,
+                  expected: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """``scores`` rows ``dialogues``/``turns`` with keys ``scored`` (and ``expected`` when the
     test set's ``{dialogue_id: system turns}`` is given)."""
     sig = Signature("Coverage", {"system": system, "ver": version, "split": "test"})
@@ -190,4 +248,4 @@ def coverage_scores(system: str, version: str, prepared: PreparedDialogues,
     rows = []
     for metric, key, v in vals:
         rows += _rows(system, version, metric, "", [(key, v)], sig)
-    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    return rows

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.standard.booked import booked_domains_to_dict
 from mwzrepro.standard.goals import eval_goals_to_dict
@@ -33,13 +31,17 @@ from mwzrepro.standard.inputs import (
     prepare_predictions,
     prepare_references,
 )
-from mwzrepro.standard.params import InformParams, StandardParams
 from mwzrepro.standard.scores import (
     coverage_scores,
     richness_scores,
     state_match_scores,
     success_scores,
 )
+
+if TYPE_CHECKING:  # the scorer builds EvalResources without pandas or pydantic
+    import pandas as pd
+
+    from mwzrepro.standard.params import InformParams, StandardParams
 
 __all__ = ["EvalResources", "SuccessResult", "score_success", "score_richness",
            "expected_from_coverage", "ORACLE", "REFERENCE"]
@@ -148,6 +150,8 @@ def score_success(system: str, version: str, resources: EvalResources, database:
     if prep.state_source == "predicted":
         parts.append(state_match_scores(system, version, prep, resources.gold, matching,
                                         standard.state_match_threshold))
+    import pandas as pd
+
     table = pd.concat(parts, ignore_index=True)
     sigs = dict(zip(table["metric"] + "/" + table["setting"], table["signature"]))
     meta = {"signatures": dict(sorted(sigs.items())), "state_source": prep.state_source,

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from mwzrepro.core.columns import column, is_missing
 from mwzrepro.dst.state import DSTError, State, canonical_dialogue_id, make_state, nested_triples
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["predictions_from_table"]
 
 
 def predictions_from_table(
-    predictions: pd.DataFrame,
+    predictions: pd.DataFrame | Mapping[str, list],
     where: str = "",
     dropped: Counter | None = None,
 ) -> dict[str, dict[int, State]] | None:
@@ -27,7 +31,8 @@ def predictions_from_table(
     :func:`mwzrepro.dst.state.canonical_slot`.
 
     Args:
-        predictions: the ``predictions`` table (dialogue_id, turn, state_json, ...).
+        predictions: the ``predictions`` table (dialogue_id, turn, state_json, ...): a
+            DataFrame or its columns (:mod:`mwzrepro.core.columns`).
         where: file label for error messages.
         dropped: if given, predicted values for slots outside the 30 (``taxi-day``,
             ``hotel-arrive``, ``hospital-department``, ...) are removed and counted here — the
@@ -42,20 +47,20 @@ def predictions_from_table(
             object of objects of strings; two values for one slot; an unknown slot when
             ``dropped`` is ``None``. Messages name ``where``, dialogue and turn.
     """
-    sj = predictions["state_json"]
-    has = sj.notna()
-    if not has.any():
+    sj = column(predictions, "state_json")
+    dids, turns = column(predictions, "dialogue_id"), column(predictions, "turn")
+    has = [not is_missing(text) for text in sj]
+    if not any(has):
         return None
-    if not has.all():
-        first = predictions.loc[~has].iloc[0]
-        raise DSTError(f"{where}: dialogue {first['dialogue_id']}, turn {int(first['turn'])}: "
+    if not all(has):
+        i = has.index(False)
+        raise DSTError(f"{where}: dialogue {dids[i]}, turn {int(turns[i])}: "
                        f"no predicted state, but other turns have one (states must be given "
                        f"for every turn or none)")
     out: dict[str, dict[int, State]] = {}
     # a state_json text seen before gives the same state and the same dropped values
     seen: dict[str, tuple[State, Counter | None]] = {}
-    for did, turn, text in zip(predictions["dialogue_id"].tolist(), predictions["turn"].tolist(),
-                               sj.tolist()):
+    for did, turn, text in zip(dids, turns, sj):
         did = canonical_dialogue_id(did)
         hit = seen.get(text)
         if hit is None:
