@@ -121,10 +121,9 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
 def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Path,
                       out: Path, log_file: Path | None) -> None:
     """Provenance page of the report: signatures, parameters and pinned sources."""
-    import yaml
-
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_text
+    from mwzrepro.core.sources import load_registry
 
     log = setup_logging(log_file)
     esc = html.escape
@@ -147,13 +146,13 @@ def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Pa
     parts.append("</table>")
     parts += ["<h2 id=\"params\">Parameters (params.yaml)</h2>",
               f"<pre>{esc(params_file.read_text(encoding='utf-8'))}</pre>"]
-    entries = (yaml.safe_load(registry.read_text(encoding="utf-8")) or {}).get("sources", {})
+    entries = load_registry(registry, "sources")  # the C YAML parser where available
     parts += [f"<h2 id=\"sources\">Pinned sources ({len(entries)} files)</h2>",
               "<table><tr><th>id</th><th>path (data/raw/)</th><th>URL</th><th>SHA-1</th></tr>"]
     for sid, e in sorted(entries.items()):
-        parts.append(f"<tr><td>{esc(sid)}</td><td>{esc(str(e.get('path', '')))}</td>"
-                     f"<td>{esc(str(e.get('url', '')))}</td>"
-                     f"<td><code>{esc(str(e.get('sha1', '')))}</code></td></tr>")
+        parts.append(f"<tr><td>{esc(sid)}</td><td>{esc(str(e.path))}</td>"
+                     f"<td>{esc(str(e.url))}</td>"
+                     f"<td><code>{esc(str(e.sha1))}</code></td></tr>")
     parts.append("</table>")
     write_text(page("Provenance", "\n".join(parts)), out)
     log.info("report-provenance: %d signatures, %d sources -> %s", count, len(entries), out)
