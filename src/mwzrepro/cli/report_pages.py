@@ -14,6 +14,7 @@ script, so the report opens offline without console errors.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -52,12 +53,19 @@ def markdown_page(text: str, fallback_title: str) -> tuple[str, str]:
     >>> t, "<td>&lt;x&gt;</td>" in p
     ('T', True)
     """
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = _markdown()
     first = text.lstrip().splitlines()[0] if text.strip() else ""
     title = first[2:].strip() if first.startswith("# ") else fallback_title
     return title, page(title, md.render(text))
+
+
+@functools.lru_cache(maxsize=1)
+def _markdown() -> Any:
+    """The one CommonMark renderer (tables on, raw HTML escaped); rendering keeps no state
+    in it, and building it costs more than rendering a small table."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 def csv_page(path: Path, title: str) -> str:
@@ -97,17 +105,28 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
     """Tables of results/ as HTML pages of the Snakemake report (one process for all)."""
     from mwzrepro.core.errors import ConfigError
     from mwzrepro.core.io import write_text
+    from mwzrepro.core.workers import fork_map
 
     log = setup_logging(log_file)
     if len(sources) != len(outs):
         raise ConfigError(f"report-table: {len(sources)} --input but {len(outs)} --out")
-    for source, out in zip(sources, outs):
+    def write_page(pair: tuple[Path, Path]) -> str:
+        source, out = pair
         if source.suffix == ".md":
             _title, text = markdown_page(source.read_text(encoding="utf-8"), source.stem)
         else:
             text = csv_page(source, source.name)
         write_text(text, out)
-        log.info("report-table: %s -> %s", source, out)
+        return f"report-table: {source} -> {out}"
+
+    # Pages are independent: one per core (mwzrepro.core.workers), the renderers loaded
+    # first so the workers inherit them instead of importing them each.
+    if any(s.suffix == ".md" for s in sources):
+        _markdown()
+    if any(s.suffix != ".md" for s in sources):
+        import pandas  # noqa: F401
+    for line in fork_map(write_page, list(zip(sources, outs))):
+        log.info("%s", line)
 
 
 @click.command("report-provenance")
