@@ -20,15 +20,9 @@ REPORT_METRICS = sorted(
 )
 
 
-# One job writes every page, the provenance page included (report-table --provenance): the
-# pages are then one directory of one job (one DVC output instead of one per page) and one
-# process instead of two.
 rule report_table:
     input:
         sources=[REPORT_SOURCES[p] for p in REPORT_PAGES],
-        metrics=REPORT_METRICS,
-        params="params.yaml",
-        registry=ancient(REGISTRY),
         code=code("report-table"),
     output:
         [
@@ -44,12 +38,6 @@ rule report_table:
             )
             for p in REPORT_PAGES
         ],
-        provenance=report(
-            "results/report/pages/provenance.html",
-            caption=f"{REPORT_CAPTIONS}/provenance.rst",
-            category="Provenance",
-            subcategory="Signatures, parameters, sources",
-        ),
     log:
         "logs/report-table.log",
     conda:
@@ -59,11 +47,33 @@ rule report_table:
             f"--input {REPORT_SOURCES[p]} --out results/report/pages/{p}.html"
             for p in REPORT_PAGES
         ),
+    shell:
+        "mwzrepro report-table {params.pairs} --log {log}"
+
+
+rule report_provenance:
+    input:
+        metrics=REPORT_METRICS,
+        params="params.yaml",
+        registry=ancient(REGISTRY),
+        code=code("report-provenance"),
+    output:
+        report(
+            "results/report/pages/provenance.html",
+            caption=f"{REPORT_CAPTIONS}/provenance.rst",
+            category="Provenance",
+            subcategory="Signatures, parameters, sources",
+        ),
+    log:
+        "logs/report-provenance.log",
+    conda:
+        ENV
+    params:
         metrics=lambda w, input: " ".join(f"--metrics {p}" for p in input.metrics),
     shell:
-        "mwzrepro report-table {params.pairs} --provenance {output.provenance}"
-        " {params.metrics} --params {input.params} --sources {input.registry} --log {log}"
+        "mwzrepro report-provenance {params.metrics} --params {input.params}"
+        " --sources {input.registry} --out {output} --log {log}"
 
 
 ALL_TARGETS.extend(expand("results/report/pages/{page}.html", page=sorted(REPORT_SOURCES)))
-ALL_TARGETS.append(rules.report_table.output.provenance)
+ALL_TARGETS.extend(rules.report_provenance.output)

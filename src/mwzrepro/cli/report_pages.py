@@ -6,9 +6,7 @@
   downloads, so every table gets a page.
 * ``report-provenance``: the signatures recorded in ``results/metrics/*.json``, the
   parameters (``params.yaml``) and the pinned sources registry (id, path, URL, SHA-1) as one
-  page. The workflow writes it with ``report-table --provenance`` (the same page): one job
-  then writes every page, so ``results/report`` is one directory output of one DVC stage
-  (issue 19) instead of one output per page in two stages.
+  page.
 
 Pages are deterministic (same inputs, same bytes), load nothing from the network and run no
 script, so the report opens offline without console errors.
@@ -101,23 +99,10 @@ def signatures(data: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, str
               "repeatable, paired in order with --out.")
 @click.option("--out", "outs", type=PATH, required=True, multiple=True,
               help="HTML page to write (one per --input).")
-@click.option("--provenance", "provenance_out", type=PATH, default=None,
-              help="Also write the provenance page (report-provenance's) here; needs "
-              "--params and --sources.")
-@click.option("--metrics", "metrics", type=IN_FILE, multiple=True,
-              help="With --provenance: a results/metrics/*.json file (repeatable).")
-@click.option("--params", "params_file", type=IN_FILE, default=None,
-              help="With --provenance: params.yaml.")
-@click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="With --provenance: the pinned sources registry (sources.yaml).")
 @log_option
 def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
-                 provenance_out: Path | None, metrics: tuple[Path, ...],
-                 params_file: Path | None, registry: Path | None,
                  log_file: Path | None) -> None:
-    """Tables of results/ as HTML pages of the Snakemake report (one process for all), and
-    with --provenance the provenance page too (the workflow's one report job: its pages are
-    then one directory of one job, one DVC output)."""
+    """Tables of results/ as HTML pages of the Snakemake report (one process for all)."""
     from mwzrepro.core.errors import ConfigError
     from mwzrepro.core.io import write_text
     from mwzrepro.core.workers import fork_map
@@ -125,11 +110,6 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
     log = setup_logging(log_file)
     if len(sources) != len(outs):
         raise ConfigError(f"report-table: {len(sources)} --input but {len(outs)} --out")
-    if provenance_out is not None:
-        if params_file is None or registry is None:
-            raise click.UsageError("--provenance needs --params and --sources")
-        write_provenance(metrics, params_file, registry, provenance_out, log)
-
     def write_page(pair: tuple[Path, Path]) -> str:
         source, out = pair
         if source.suffix == ".md":
@@ -160,22 +140,11 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
 def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Path,
                       out: Path, log_file: Path | None) -> None:
     """Provenance page of the report: signatures, parameters and pinned sources."""
-    write_provenance(metrics, params_file, registry, out, setup_logging(log_file))
-
-
-def write_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Path, out: Path,
-                     log: Any) -> None:
-    """Write the provenance page: the signatures found in the ``metrics`` JSON files (by file
-    name), ``params_file`` verbatim and every entry of the sources ``registry``.
-
-    Raises:
-        InputError: a metrics file is not JSON.
-        DownloadError: the registry is missing or malformed.
-    """
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_text
     from mwzrepro.core.sources import load_registry
 
+    log = setup_logging(log_file)
     esc = html.escape
     parts = ["<h1>Provenance</h1>",
              "<p>Every number of the report is produced by <code>snakemake</code> from the "
