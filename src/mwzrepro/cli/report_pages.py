@@ -14,6 +14,7 @@ script, so the report opens offline without console errors.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -52,12 +53,19 @@ def markdown_page(text: str, fallback_title: str) -> tuple[str, str]:
     >>> t, "<td>&lt;x&gt;</td>" in p
     ('T', True)
     """
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = _markdown()
     first = text.lstrip().splitlines()[0] if text.strip() else ""
     title = first[2:].strip() if first.startswith("# ") else fallback_title
     return title, page(title, md.render(text))
+
+
+@functools.lru_cache(maxsize=1)
+def _markdown() -> Any:
+    """The one CommonMark renderer (tables on, raw HTML escaped); rendering keeps no state
+    in it, and building it costs more than rendering a small table."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 def csv_page(path: Path, title: str) -> str:
@@ -97,17 +105,28 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
     """Tables of results/ as HTML pages of the Snakemake report (one process for all)."""
     from mwzrepro.core.errors import ConfigError
     from mwzrepro.core.io import write_text
+    from mwzrepro.core.workers import fork_map
 
     log = setup_logging(log_file)
     if len(sources) != len(outs):
         raise ConfigError(f"report-table: {len(sources)} --input but {len(outs)} --out")
-    for source, out in zip(sources, outs):
+    def write_page(pair: tuple[Path, Path]) -> str:
+        source, out = pair
         if source.suffix == ".md":
             _title, text = markdown_page(source.read_text(encoding="utf-8"), source.stem)
         else:
             text = csv_page(source, source.name)
         write_text(text, out)
-        log.info("report-table: %s -> %s", source, out)
+        return f"report-table: {source} -> {out}"
+
+    # Pages are independent: one per core (mwzrepro.core.workers), the renderers loaded
+    # first so the workers inherit them instead of importing them each.
+    if any(s.suffix == ".md" for s in sources):
+        _markdown()
+    if any(s.suffix != ".md" for s in sources):
+        import pandas  # noqa: F401
+    for line in fork_map(write_page, list(zip(sources, outs))):
+        log.info("%s", line)
 
 
 @click.command("report-provenance")
@@ -121,10 +140,9 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
 def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Path,
                       out: Path, log_file: Path | None) -> None:
     """Provenance page of the report: signatures, parameters and pinned sources."""
-    import yaml
-
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_text
+    from mwzrepro.core.sources import load_registry
 
     log = setup_logging(log_file)
     esc = html.escape
@@ -147,13 +165,13 @@ def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Pa
     parts.append("</table>")
     parts += ["<h2 id=\"params\">Parameters (params.yaml)</h2>",
               f"<pre>{esc(params_file.read_text(encoding='utf-8'))}</pre>"]
-    entries = (yaml.safe_load(registry.read_text(encoding="utf-8")) or {}).get("sources", {})
+    entries = load_registry(registry, "sources")  # the C YAML parser where available
     parts += [f"<h2 id=\"sources\">Pinned sources ({len(entries)} files)</h2>",
               "<table><tr><th>id</th><th>path (data/raw/)</th><th>URL</th><th>SHA-1</th></tr>"]
     for sid, e in sorted(entries.items()):
-        parts.append(f"<tr><td>{esc(sid)}</td><td>{esc(str(e.get('path', '')))}</td>"
-                     f"<td>{esc(str(e.get('url', '')))}</td>"
-                     f"<td><code>{esc(str(e.get('sha1', '')))}</code></td></tr>")
+        parts.append(f"<tr><td>{esc(sid)}</td><td>{esc(str(e.path))}</td>"
+                     f"<td>{esc(str(e.url))}</td>"
+                     f"<td><code>{esc(str(e.sha1))}</code></td></tr>")
     parts.append("</table>")
     write_text(page("Provenance", "\n".join(parts)), out)
     log.info("report-provenance: %d signatures, %d sources -> %s", count, len(entries), out)

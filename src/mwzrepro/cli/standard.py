@@ -117,7 +117,7 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     when a system's own states are used. The system ``oracle`` is the reference corpus
     (--references). Resources and the venue database are loaded once for all systems."""
     from mwzrepro.core.gc_pause import paused_gc
-    from mwzrepro.core.io import read_metadata, read_table, write_table
+    from mwzrepro.core.io import load_writer, read_metadata, read_table, write_table
     from mwzrepro.core.placeholders import stamp_scores
     from mwzrepro.core.workers import fork_map
     from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
@@ -169,7 +169,9 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
         return result.summary
 
     # Systems are independent (read-only resources and database): one per core, forked after
-    # the resources are loaded; the same bytes as one process (mwzrepro.core.workers).
+    # the resources and the table writer are loaded; the same bytes as one process
+    # (mwzrepro.core.workers).
+    load_writer()
     for summary in fork_map(score_job, jobs):
         log.info("%s", summary)
 

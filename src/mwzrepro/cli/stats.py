@@ -125,24 +125,31 @@ def stats_resample(version: str, family: str, references: Path, systems: tuple[s
     results = family_replicates(stats, resampler, params.confidence)
     keys = [m.key for m in METRICS if m.source == family]
     _write_sheets(significance_sheets(version, results, sigs, params, keys), version,
-                  tables_dir, plots_dir)
-    write_replicates(out, version, family, results, sigs, len(resampler.dialogue_ids))
+                  tables_dir, plots_dir,
+                  lambda: write_replicates(out, version, family, results, sigs,
+                                           len(resampler.dialogue_ids)))
     log.info("stats %s %s: %d figures resampled", version, family, len(results))
 
 
-def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path) -> None:
-    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet."""
+def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path,
+                  also: Any = None) -> None:
+    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet; ``also``
+    (a function of no argument) runs beside them."""
     from mwzrepro.core.tables import render_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_significance
 
-    def write_sheet(key: str) -> None:
+    def write_sheet(key: str | None) -> None:
+        if key is None:
+            also()
+            return
         sheet = sheets[key]
         stem = f"stats_significance_{version}_{key}"
         render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
         plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
 
-    fork_map(write_sheet, list(sheets))  # the heat maps are most of the time: one per core
+    # the heat maps are most of the time: one per core, the other writing first beside them
+    fork_map(write_sheet, ([None] if also is not None else []) + list(sheets))
 
 
 @click.command("stats-bootstrap")

@@ -53,9 +53,13 @@ def tables_trace(system: str, predictions: Path, dialogue_id: str, version: str,
     log = setup_logging(log_file)
     inform = from_options(InformParams, params, "inform")
     standard = from_options(StandardParams, params, "standard")
+    def one_dialogue(path: Path, table: str) -> Any:  # the resources of the traced dialogue
+        rows = read_table(path, table)
+        return rows[rows["dialogue_id"] == dialogue_id]
+
     resources = EvalResources.from_tables(
-        read_table(eval_goals, "eval_goals"), read_table(booked_domains, "booked_domains"),
-        read_table(gold_states, "gold_states"))
+        one_dialogue(eval_goals, "eval_goals"), one_dialogue(booked_domains, "booked_domains"),
+        one_dialogue(gold_states, "gold_states"))
     db = VenueDatabase.from_files(
         {"restaurant": restaurant_db, "hotel": hotel_db, "attraction": attraction_db,
          "train": train_db}, matching=inform.matching, threshold=inform.fuzzy_threshold,

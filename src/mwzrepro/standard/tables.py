@@ -14,6 +14,7 @@ Published numbers come from ``workflow/resources/published/leaderboard.yaml`` (s
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,15 +48,39 @@ RICHNESS_ROWS = (
 _ORACLE = "oracle"
 
 
+#: ``id(scores) -> ({(metric, setting, key): first value}, {(metric, setting): first
+#: signature})`` of a live scores frame (dropped when the frame is collected): each frame is
+#: looked up hundreds of times, and a boolean mask over it per cell cost about 1 s of
+#: ``tables-standard``.
+_LOOKUPS: dict[int, tuple[dict[tuple[str, str, str], Any], dict[tuple[str, str], str]]] = {}
+
+
+def _lookup(scores: pd.DataFrame) -> tuple[dict[tuple[str, str, str], Any],
+                                           dict[tuple[str, str], str]]:
+    hit = _LOOKUPS.get(id(scores))
+    if hit is None:
+        values: dict[tuple[str, str, str], Any] = {}
+        sigs: dict[tuple[str, str], str] = {}
+        for m, s, k, v, g in zip(scores["metric"].tolist(), scores["setting"].tolist(),
+                                 scores["key"].tolist(), scores["value"].tolist(),
+                                 scores["signature"].tolist()):
+            values.setdefault((m, s, k), v)
+            sigs.setdefault((m, s), g)
+        hit = _LOOKUPS[id(scores)] = (values, sigs)
+        weakref.finalize(scores, _LOOKUPS.pop, id(scores), None)
+    return hit
+
+
 def _value(scores: pd.DataFrame, metric: str, setting: str, key: str = "total") -> Any:
-    hit = scores[(scores["metric"] == metric) & (scores["setting"] == setting)
-                 & (scores["key"] == key)]
-    return float(hit["value"].iloc[0]) if len(hit) else None
+    hit = _lookup(scores)[0].get((metric, setting, key), _MISSING)
+    return None if hit is _MISSING else float(hit)
 
 
 def _signature(scores: pd.DataFrame, metric: str, setting: str) -> str | None:
-    hit = scores[(scores["metric"] == metric) & (scores["setting"] == setting)]
-    return hit["signature"].iloc[0] if len(hit) else None
+    return _lookup(scores)[1].get((metric, setting))
+
+
+_MISSING = object()
 
 
 def _field(sig: str | None, name: str) -> str:

@@ -25,6 +25,18 @@ def test_closure_writes_files(tmp_path, monkeypatch):
     assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["A", "B", "C"]
 
 
+def test_workers_see_the_parents_objects_frozen_and_the_parent_gets_them_back(monkeypatch):
+    """The parent's objects are in the permanent generation while the workers run (their
+    collections skip them) and collectable again afterwards."""
+    import gc
+
+    monkeypatch.setenv("MWZREPRO_JOBS", "2")
+    gc.unfreeze()  # an earlier test in this process may have frozen (mwzrepro score)
+    counts = fork_map(lambda _: gc.get_freeze_count(), [1, 2])
+    assert min(counts) > 1000
+    assert gc.get_freeze_count() == 0
+
+
 def test_worker_error_keeps_its_type_and_message(monkeypatch):
     monkeypatch.setenv("MWZREPRO_JOBS", "2")
 

@@ -29,6 +29,7 @@ __all__ = [
     "arrow_schema",
     "check_arrow_schema",
     "empty_frame",
+    "load_validator",
     "validate",
 ]
 
@@ -155,6 +156,13 @@ def _list_of_strings(series: pd.Series) -> pd.Series:
     return series.map(
         lambda v: v is None or (hasattr(v, "__iter__") and all(isinstance(x, str) for x in v))
     )
+
+
+def load_validator() -> None:
+    """Import pandera, which :func:`validate` uses (for processes about to fork workers that
+    write tables, :func:`mwzrepro.core.io.load_writer`)."""
+    import pandera.pandas  # noqa: F401
+    import pandera.errors  # noqa: F401
 
 
 def validate(df: pd.DataFrame, spec: TableSpec, where: str = "") -> pd.DataFrame:
