@@ -115,8 +115,9 @@ def _deps_cover(deps: list[str], job: dict, dir_files: dict[str, set[str]]) -> l
     """What is wrong with ``deps`` as the DVC record of a job's inputs: the package source
     files of its command are one entry, its listing data/code-deps/<command>.sha1 (the
     listings' own job, code_digests, depends on the package directory instead); every other
-    input is a dep or lies in exactly one directory dep, a directory output of another stage
-    (``dir_files``: directory -> the files it holds) all of whose files the job reads."""
+    input is a dep or lies in exactly one directory dep: a directory under which every path
+    of the DAG is another job's output (``dir_files``: directory -> those paths), all of
+    which the job reads."""
     code = [i for i in job["input"] if i.startswith("src/") and i.endswith(".py")]
     rest = [i for i in job["input"] if i not in code]
     if job["rule"] == "code_digests":
@@ -162,8 +163,12 @@ def test_stages_are_the_jobs(jobs, stages):
     interpolates params.yaml) the job's argv."""
     assert set(stages) == {job_key(j) for j in jobs}
     bad = []
-    dir_files = {d: {o for o in j["output"] if PurePosixPath(o).is_relative_to(d)}
-                 for j in jobs for d in stages[job_key(j)].outs if d not in j["output"]}
+    outputs = {o for j in jobs for o in j["output"]}
+    dag_paths = outputs | {i for j in jobs for i in j["input"]}
+    dep_dirs = {d for s in stages.values() for d in s.deps} - dag_paths
+    dir_files = {d: {p for p in dag_paths if PurePosixPath(p).is_relative_to(d)}
+                 for d in dep_dirs}
+    dir_files = {d: paths for d, paths in dir_files.items() if paths <= outputs}
     for job in jobs:
         stage = stages[job_key(job)]
         others = {p for j in jobs if j is not job for p in (*j["output"], *j["input"])}
