@@ -177,3 +177,30 @@ def test_record_area_pipelines(fake, tmp_path):
     assert not (ws / "workflow/pipelines/old").exists()
     assert "dvc commit --force --no-relink tables-bleu "\
            "workflow/pipelines/stats/dvc.yaml:stats-ranking --with-deps" in calls()
+
+
+def test_record_refuses_stray_files_in_directory_deps(fake, tmp_path):
+    """A file that no stage writes, inside a directory a stage depends on whole (the
+    predictions of a system no longer in params.yaml), stops `record` before `dvc commit`,
+    named: recorded into the directory's hash, a clone that pulls the outputs would never
+    have it. A directory of the repository (no stage writes into it) may hold anything."""
+    import yaml
+
+    ws = tmp_path / "ws"
+    (ws / "d/predictions").mkdir(parents=True)
+    (ws / "src/pkg").mkdir(parents=True)
+    for name in ("a.pq", "b.pq", "old.pq"):
+        (ws / "d/predictions" / name).write_text(name)
+    (ws / "src/pkg/mod.py").write_text("")
+    (ws / "dvc.yaml").write_text(yaml.safe_dump({"stages": {
+        "predictions": {"foreach": {"a": {"system": "a"}, "b": {"system": "b"}},
+                        "do": {"cmd": "x", "outs": ["d/predictions/${item.system}.pq"]}},
+        "score": {"cmd": "y", "deps": ["d/predictions", "src/pkg"], "outs": ["s.json"]}}}))
+    calls = fake()
+    result = invoke("record", "--workdir", str(ws))
+    assert result.exit_code == 1
+    assert "1 files that no stage writes" in result.output
+    assert "d/predictions/old.pq" in result.output and "src/pkg" not in result.output
+    assert "dvc commit" not in calls()
+    (ws / "d/predictions/old.pq").unlink()
+    assert invoke("record", "--workdir", str(ws)).exit_code == 0

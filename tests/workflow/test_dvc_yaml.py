@@ -30,6 +30,7 @@ from tests.workflow.dags import (
 )
 
 sys.path.insert(0, str(SCRIPTS))
+import dvc_pipelines  # noqa: E402  (workflow/scripts)
 import make_dvc_yaml  # noqa: E402  (workflow/scripts)
 from dvc_template import is_structural  # noqa: E402
 
@@ -80,10 +81,11 @@ def test_a_pipeline_file_no_longer_generated_is_stale(tmp_path):
 
 def test_pipelines_by_area(docs, jobs, stages):
     """Each area's stages (its rules' file workflow/rules/<area>.smk) are in
-    workflow/pipelines/<area>/dvc.yaml, run in the repository root and read params.yaml
-    through vars; every job of an area file has an output another stage reads (so a plain
-    `dvc repro`, from the root file, reaches it); the root file has the rest: the report
-    and the stages nothing reads; no stage is in two files."""
+    workflow/pipelines/<area>/dvc.yaml, or, for an area over the lock budget, each family in
+    workflow/pipelines/<area>.<family>/dvc.yaml; they run in the repository root and read
+    params.yaml through vars; every job of an area file has an output another stage reads
+    (so a plain `dvc repro`, from the root file, reaches it); the root file has the rest:
+    the report and the stages nothing reads; no stage is in two files."""
     area = {make_dvc_yaml.stage_name(j["rule"]): j["area"] for j in jobs}
     names = [n for doc in docs.values() for n in doc["stages"]]
     assert len(names) == len(set(names)) == len(area)
@@ -97,9 +99,13 @@ def test_pipelines_by_area(docs, jobs, stages):
         return any(p == o or p.startswith(o + "/") or o.startswith(p + "/")
                    for o in s.outs for p in deps)
 
+    split = {}
     for path, doc in list(docs.items())[1:]:
-        name = PurePosixPath(path).parent.name
-        assert path == f"workflow/pipelines/{name}/dvc.yaml"
+        name, _, only = PurePosixPath(path).parent.name.partition(".")
+        assert path == f"workflow/pipelines/{name}{'.' + only if only else ''}/dvc.yaml"
+        assert not only or list(doc["stages"]) == [only], path
+        entries = sum(map(dvc_pipelines.lock_entries, doc["stages"].values()))
+        split.setdefault(name, []).append((only, entries))
         for family, body in doc["stages"].items():
             assert area[family] == name, (path, family)
             assert body.get("do", body)["wdir"] == "../../..", (path, family)
@@ -107,6 +113,14 @@ def test_pipelines_by_area(docs, jobs, stages):
         assert doc.get("vars") == (["../../../params.yaml"] if uses else None), path
         unread = [s.name for s in stages.values() if s.base in doc["stages"] and not read(s)]
         assert not unread, f"{path}: stages nothing reads outside the root dvc.yaml: {unread}"
+    for name, files in split.items():  # an area over the lock budget: one file per family
+        total = sum(entries for _, entries in files)
+        if any(only for only, _ in files):
+            assert all(only for only, _ in files), name
+            assert total > dvc_pipelines.LOCK_BUDGET, name
+        else:
+            assert len(files) == 1 and total <= dvc_pipelines.LOCK_BUDGET, name
+    assert len(split["stats"]) > 1  # the threshold loop's stats stages: their own locks
     for family in root - {n for n in area if area[n] == "report"}:
         assert not all(read(s) for s in stages.values() if s.base == family), family
 
@@ -115,8 +129,9 @@ def _deps_cover(deps: list[str], job: dict, dir_files: dict[str, set[str]]) -> l
     """What is wrong with ``deps`` as the DVC record of a job's inputs: the package source
     files of its command are one entry, its listing data/code-deps/<command>.sha1 (the
     listings' own job, code_digests, depends on the package directory instead); every other
-    input is a dep or lies in exactly one directory dep, a directory output of another stage
-    (``dir_files``: directory -> the files it holds) all of whose files the job reads."""
+    input is a dep or lies in exactly one directory dep: a directory under which every path
+    of the DAG is another job's output (``dir_files``: directory -> those paths), all of
+    which the job reads."""
     code = [i for i in job["input"] if i.startswith("src/") and i.endswith(".py")]
     rest = [i for i in job["input"] if i not in code]
     if job["rule"] == "code_digests":
@@ -162,8 +177,12 @@ def test_stages_are_the_jobs(jobs, stages):
     interpolates params.yaml) the job's argv."""
     assert set(stages) == {job_key(j) for j in jobs}
     bad = []
-    dir_files = {d: {o for o in j["output"] if PurePosixPath(o).is_relative_to(d)}
-                 for j in jobs for d in stages[job_key(j)].outs if d not in j["output"]}
+    outputs = {o for j in jobs for o in j["output"]}
+    dag_paths = outputs | {i for j in jobs for i in j["input"]}
+    dep_dirs = {d for s in stages.values() for d in s.deps} - dag_paths
+    dir_files = {d: {p for p in dag_paths if PurePosixPath(p).is_relative_to(d)}
+                 for d in dep_dirs}
+    dir_files = {d: paths for d, paths in dir_files.items() if paths <= outputs}
     for job in jobs:
         stage = stages[job_key(job)]
         others = {p for j in jobs if j is not job for p in (*j["output"], *j["input"])}

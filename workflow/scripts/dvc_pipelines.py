@@ -12,6 +12,13 @@ time in a ``dvc repro``).
   rewritten after each report stage, so it stays small (the tables are in their areas).
   ``dvc status``, ``dvc commit``, ``dvc pull`` and ``dvc push`` without targets cover every
   ``dvc.yaml`` of the repository, and ``dvc pull <output path>`` finds its stage anywhere.
+* An area whose lock would hold more than :data:`LOCK_BUDGET` entries (deps, outs and params
+  of its stages, :func:`lock_entries`) is split: each of its stage families gets its own
+  file, ``workflow/pipelines/<area>.<family>/dvc.yaml`` (issue 19, round 3: DVC rewrites the
+  whole lock after each stage it runs or restores, a round-trip YAML parse and dump; the
+  threshold loop's five ``stats`` stages rewrote the 40 KB ``stats`` lock five times, a
+  third of a run-cache restore). The budget keeps the small areas whole: every file costs
+  ``dvc status`` its parse, validation and ``vars`` load.
 * An area stage runs in the repository root (``wdir``: :data:`WDIR`), so its paths, command
   and params are written exactly as in the root file; its ``${block.key}`` values come from
   the root ``params.yaml`` through ``vars:`` (DVC looks for ``params.yaml`` beside the
@@ -35,13 +42,43 @@ ROOT_AREA = "report"
 WDIR = "/".join([".."] * (len(PurePosixPath(PIPELINES_DIR).parts) + 1))
 
 
-def pipeline_file(area: str) -> str:
-    """The ``dvc.yaml`` of an area, relative to the repository root.
+#: Most lock entries (deps, outs and params of every stage) an area keeps in one file; a
+#: larger area gets one file per stage family (``split``). About 130 bytes of lock each.
+LOCK_BUDGET = 200
+
+
+def pipeline_file(area: str, family: str | None = None) -> str:
+    """The ``dvc.yaml`` of an area (or of one stage family of a split area), relative to the
+    repository root.
 
     >>> pipeline_file("standard")
     'workflow/pipelines/standard/dvc.yaml'
+    >>> pipeline_file("stats", "stats-bootstrap")
+    'workflow/pipelines/stats.stats-bootstrap/dvc.yaml'
     """
-    return f"{PIPELINES_DIR}/{area}/dvc.yaml"
+    return f"{PIPELINES_DIR}/{area}{'.' + family if family else ''}/dvc.yaml"
+
+
+def area_of(path: str) -> str:
+    """The area (rule file) of a ``dvc.yaml`` under :data:`PIPELINES_DIR`.
+
+    >>> area_of("workflow/pipelines/stats.stats-bootstrap/dvc.yaml")
+    'stats'
+    """
+    return PurePosixPath(path).parent.name.split(".")[0]
+
+
+def lock_entries(body: dict[str, Any]) -> int:
+    """How many entries a stage family (plain or ``foreach``) writes into its lock: deps,
+    outs and params of each of its stages.
+
+    >>> lock_entries({"foreach": {"a": {}, "b": {}},
+    ...               "do": {"deps": ["x", "y"], "outs": ["z"], "params": ["p.q"]}})
+    8
+    """
+    spec = body.get("do", body)
+    per_stage = sum(len(spec.get(key, [])) for key in ("deps", "outs", "params"))
+    return per_stage * len(body.get("foreach", [None]))
 
 
 def _ancestors(path: str) -> list[str]:
@@ -76,20 +113,29 @@ def _in_root_dir(body: dict[str, Any]) -> dict[str, Any]:
     return {"wdir": WDIR, **body}
 
 
-def split(doc: dict[str, Any], jobs: list[dict], stage_name) -> dict[str, dict[str, Any]]:
+def split(doc: dict[str, Any], jobs: list[dict], stage_name,
+          budget: int = LOCK_BUDGET) -> dict[str, dict[str, Any]]:
     """The pipeline ``doc`` (``{"stages", "metrics", "plots"}``, every stage in one file) as
-    ``{file: document}``: the root ``dvc.yaml`` first, then one file per area, in the order
-    of the stages. ``jobs`` are the DAG's jobs (``rule``, ``area``, ``input``, ``output``);
-    ``stage_name`` maps a rule to its stage family."""
+    ``{file: document}``: the root ``dvc.yaml`` first, then one file per area (one per stage
+    family of an area over ``budget`` lock entries), in the order of the stages. ``jobs``
+    are the DAG's jobs (``rule``, ``area``, ``input``, ``output``); ``stage_name`` maps a
+    rule to its stage family."""
     root_stages = {stage_name(r) for r in root_rules(jobs)}
     area = {stage_name(j["rule"]): j["area"] for j in jobs}
     root: dict[str, Any] = {}
-    areas: dict[str, dict[str, Any]] = {}
+    by_area: dict[str, dict[str, Any]] = {}
     for name, body in doc["stages"].items():
         if name in root_stages:
             root[name] = body
         else:
-            areas.setdefault(pipeline_file(area[name]), {})[name] = _in_root_dir(body)
+            by_area.setdefault(area[name], {})[name] = _in_root_dir(body)
+    areas: dict[str, dict[str, Any]] = {}
+    for name, stages in by_area.items():
+        if sum(map(lock_entries, stages.values())) <= budget:
+            areas[pipeline_file(name)] = stages
+        else:
+            areas.update({pipeline_file(name, family): {family: body}
+                          for family, body in stages.items()})
     files: dict[str, dict[str, Any]] = {"dvc.yaml": {**doc, "stages": root}}
     for path, stages in areas.items():
         uses_params = any("params" in body.get("do", body) for body in stages.values())

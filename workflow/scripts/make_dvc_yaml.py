@@ -15,7 +15,10 @@ inputs and outputs exactly the job's outputs, recorded with as few entries as DV
 * several files of one job in a directory that no other job writes into or reads from
   without writing it are one directory output (:func:`output_dirs`); ``dvc pull
   <dir>/<file>`` still fetches one file;
-* a job reading every file of such a directory depends on the directory (:func:`input_dirs`).
+* a job reading every file that the workflow writes under a directory (two or more, nothing
+  under it read from the repository) depends on the directory (:func:`input_dirs`): the 19
+  prediction tables of ``data/interim/predictions`` are one entry of every stage that
+  scores or resamples all systems, and a directory output read whole stays one entry.
 
 The DAG is read in *template mode*
 (``dvc_template.py``): every non-structural ``params.yaml`` value appears in the command as
@@ -140,6 +143,18 @@ def family(jobs: list[dict]) -> dict[str, Any]:
             "do": _stage(cmd, deps, outs, jobs[0]["output"])}
 
 
+def _paths_under(jobs: list[dict]) -> dict[str, set[str]]:
+    """Every directory (at least two levels deep) holding a path of the DAG (an output or an
+    input of a job) -> the DAG's paths under it."""
+    paths = {p for j in jobs for p in j["output"]} | {p for j in jobs for p in j["input"]}
+    under: dict[str, set[str]] = {}
+    for path in paths:
+        parts = PurePosixPath(path).parts
+        for depth in range(2, len(parts)):
+            under.setdefault("/".join(parts[:depth]), set()).add(path)
+    return under
+
+
 def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
     """Each job's outputs as DVC records them (by index in ``jobs``): every directory that
     holds two or more of the job's cached outputs and no other path of the DAG (no other
@@ -153,16 +168,7 @@ def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
     >>> output_dirs(jobs)
     {0: ['d/s', 'd/t.pq'], 1: ['d/u.pq']}
     """
-    owner: dict[str, int] = {}
-    for i, job in enumerate(jobs):
-        for path in job["output"]:
-            owner[path] = i
-    paths = set(owner) | {p for j in jobs for p in j["input"]}
-    under: dict[str, set[str]] = {}
-    for path in paths:
-        parts = PurePosixPath(path).parts
-        for depth in range(2, len(parts)):
-            under.setdefault("/".join(parts[:depth]), set()).add(path)
+    under = _paths_under(jobs)
     out: dict[int, list[str]] = {}
     for i, job in enumerate(jobs):
         mine = set(job["output"])
@@ -183,26 +189,47 @@ def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
     return out
 
 
-def input_dirs(inputs: list[str], dirs: dict[str, set[str]]) -> list[str]:
-    """``inputs`` with every directory output of ``dirs`` (directory -> the files it holds)
-    whose files are all among them as the directory: one entry, same files, where the first
-    of them was.
+def input_dirs(inputs: list[str], written: dict[str, set[str]]) -> list[str]:
+    """``inputs`` with every directory of ``written`` (directory -> the paths the workflow
+    writes under it, when it writes everything the DAG knows there) whose two or more paths
+    are all among them as the directory (the highest such): one entry, same files, where the
+    first of them was. What the workflow does not write (files of the repository) stays
+    listed file by file: a directory of the repository may hold files that no job reads.
 
-    >>> input_dirs(["a.pq", "d/s/x", "b.pq", "d/s/y", "d/t/z"],
-    ...            {"d/s": {"d/s/x", "d/s/y"}, "d/t": {"d/t/z", "d/t/w"}})
+    >>> written = {"d/s": {"d/s/x", "d/s/y"}, "d/t": {"d/t/z", "d/t/w"}, "d": {"d/s/x",
+    ...            "d/s/y", "d/t/z", "d/t/w", "d/v"}}
+    >>> input_dirs(["a.pq", "d/s/x", "b.pq", "d/s/y", "d/t/z"], written)
     ['a.pq', 'd/s', 'b.pq', 'd/t/z']
     """
     have = set(inputs)
-    whole = {f: d for d, files in dirs.items() if files <= have for f in files}
-    return list(dict.fromkeys(whole.get(i, i) for i in inputs))
+    chosen: dict[str, str] = {}
+    for path in inputs:
+        parts = PurePosixPath(path).parts
+        for depth in range(2, len(parts)):
+            inside = written.get("/".join(parts[:depth]), set())
+            if len(inside) >= 2 and inside <= have:
+                chosen[path] = "/".join(parts[:depth])
+                break
+    return list(dict.fromkeys(chosen.get(i, i) for i in inputs))
+
+
+def written_dirs(jobs: list[dict]) -> dict[str, set[str]]:
+    """The directories (at least two levels deep) under which every path of the DAG is a
+    job's output -> those paths: what :func:`input_dirs` may depend on as a whole.
+
+    >>> sorted(written_dirs([{"output": ["d/s/x", "d/s/y"], "input": ["r/a", "r/b"]},
+    ...                      {"output": ["d/t"], "input": ["d/s/x", "r/a"]}]))
+    ['d/s']
+    """
+    outputs = {p for j in jobs for p in j["output"]}
+    return {d: paths for d, paths in _paths_under(jobs).items() if paths <= outputs}
 
 
 def build(jobs: list[dict], params: dict, plots: list) -> dict[str, Any]:
     """The dvc.yaml document for the DAG's jobs (template mode)."""
     outs = output_dirs(jobs)
-    dirs = {d: {o for o in job["output"] if PurePosixPath(o).is_relative_to(d)}
-            for i, job in enumerate(jobs) for d in outs[i] if d not in job["output"]}
-    jobs = [{**job, "output": outs[i], "input": input_dirs(job["input"], dirs)}
+    written = written_dirs(jobs)
+    jobs = [{**job, "output": outs[i], "input": input_dirs(job["input"], written)}
             for i, job in enumerate(jobs)]
     by_rule: dict[str, list[dict]] = {}
     for job in sorted(jobs, key=lambda j: j["rule_index"]):
@@ -270,7 +297,9 @@ def render(doc: dict, header: str = HEADER) -> str:
 
 def area_header(area_file: str) -> str:
     """The header of an area's ``dvc.yaml`` (``workflow/pipelines/<area>/dvc.yaml``)."""
-    area = PurePosixPath(area_file).parent.name
+    from dvc_pipelines import area_of
+
+    area = area_of(area_file)
     return (f"# GENERATED by workflow/scripts/make_dvc_yaml.py from workflow/rules/{area}.smk:\n"
             "# do not edit; run `make dvc.yaml`. The root dvc.yaml's stages of this area (see\n"
             "# workflow/scripts/dvc_pipelines.py): each runs in the repository root (wdir), so\n"

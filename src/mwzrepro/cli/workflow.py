@@ -1,7 +1,8 @@
 """Keep Snakemake's and DVC's views of one workspace in step (design.md, "Snakemake executes,
 DVC records and shares"; background-snakemake-dvc-ecosystem §1.3 pitfall 4).
 
-* ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, drop
+* ``mwzrepro record`` — after a Snakemake run: check ``snakemake -n`` plans nothing, check
+  that no directory a stage depends on whole holds a file no stage writes, drop
   the ``dvc.lock`` entries of stages that their ``dvc.yaml`` no longer has (``dvc commit``
   keeps them, and DVC parses the whole lock file on every command; the root ``dvc.yaml`` and
   one per area under :data:`PIPELINES_DIR`), then ``dvc commit -f --no-relink`` (record
@@ -157,6 +158,46 @@ def prune_lock(workdir: Path) -> list[str]:
     return stale
 
 
+def _stage_paths(dvc_yaml: dict) -> tuple[set[str], set[str]]:
+    """(deps, outs) of every stage of a parsed ``dvc.yaml``, ``foreach`` items filled in
+    (``${item.<key>}``; the generated files keep other interpolation out of paths)."""
+    deps: set[str] = set()
+    outs: set[str] = set()
+    for body in (dvc_yaml.get("stages") or {}).values():
+        spec = body.get("do", body)
+        items = body.get("foreach") or {None: {}}
+        for item in (items.values() if isinstance(items, dict) else [{}]):
+            def fill(path: str, item=item) -> str:
+                return re.sub(r"\$\{item\.(\w+)\}", lambda m: str(item[m.group(1)]), path)
+            deps.update(fill(d) for d in spec.get("deps", []))
+            outs.update(fill(o if isinstance(o, str) else next(iter(o)))
+                        for o in spec.get("outs", []))
+    return deps, outs
+
+
+def stray_files(workdir: Path) -> list[str]:
+    """Files inside a directory that a stage depends on as a whole which no stage writes
+    (say, the predictions of a system removed from ``params.yaml``): recorded into the
+    directory's hash, they would be missing from every clone that pulls the outputs, and
+    its ``dvc status`` would never be clean."""
+    deps: set[str] = set()
+    outs: set[str] = set()
+    for spec in pipeline_files(workdir):
+        d, o = _stage_paths(_load_yaml(spec))
+        deps |= d
+        outs |= o
+    stray = []
+    for dep in sorted(deps - outs):
+        if not (workdir / dep).is_dir():
+            continue
+        files = [p.relative_to(workdir) for p in sorted((workdir / dep).rglob("*")) if p.is_file()]
+        unwritten = [f.as_posix() for f in files
+                     if not any(p.as_posix() in outs for p in (f, *f.parents))]
+        if len(unwritten) < len(files):  # a directory of the repository itself (src/) is not
+            stray += unwritten           # the workflow's: it may hold anything
+    return stray
+
+
 def _summary(changes: dict, limit: int = 8) -> str:
     names = sorted(changes)
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
@@ -240,6 +281,11 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     if stale:
         click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
                    err=True)
+    stray = stray_files(workdir)
+    if stray:
+        raise WorkflowError(f"{len(stray)} files that no stage writes lie in directories "
+                            f"that stages depend on whole: {_summary(dict.fromkeys(stray))}; "
+                            "delete them (left from an earlier configuration?) and record again")
     dvc_targets = _dvc_targets(stages, workdir)
     _run(["dvc", "commit", "--force", "--no-relink", *dvc_targets], workdir)
     changes = dvc_changes(workdir, tuple(dvc_targets))
