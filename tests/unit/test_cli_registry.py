@@ -3,25 +3,18 @@ module, running a command loads only its own, and errors are one line with exit 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from mwzrepro.cli import COMMANDS, cli
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.workflow.dags import load_script
 
 
 def _generator():
-    path = REPO / "workflow" / "scripts" / "make_cli_registry.py"
-    spec = importlib.util.spec_from_file_location("make_cli_registry", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("make_cli_registry")
 
 
 def test_table_matches_the_modules_commands() -> None:

@@ -3,7 +3,6 @@ models it names give the same options, defaults and errors through it as through
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import click
@@ -19,16 +18,13 @@ from mwzrepro.core.params import (
     validate_block,
 )
 from mwzrepro.core.params_table import MODELS
+from tests.workflow.dags import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _generator():
-    path = REPO / "workflow" / "scripts" / "make_params_table.py"
-    spec = importlib.util.spec_from_file_location("make_params_table", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("make_params_table")
 
 
 def test_table_is_current():

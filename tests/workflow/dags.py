@@ -11,6 +11,7 @@ Everything is derived from the files in the workspace: nothing here lists rules 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import yaml
 
@@ -69,6 +71,15 @@ def run_script(name: str, *args: str, cwd: Path) -> str:
                           capture_output=True, text=True, env=tool_env())
     assert proc.returncode == 0, f"{name} {' '.join(args)} failed:\n{proc.stderr[-4000:]}"
     return proc.stdout
+
+
+def load_script(name: str) -> ModuleType:
+    """The repository's ``workflow/scripts/<name>.py`` imported as module ``name`` (for the
+    tests of the generators it holds)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 # --- Snakemake side -------------------------------------------------------------------------

@@ -23,9 +23,9 @@ from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
 
 # The parameter models by name: their options and validated defaults come from the generated
 # mwzrepro.core.params_table (no pydantic import unless a value differs from its default).
-InformParams = "mwzrepro.standard.params:InformParams"
-StandardParams = "mwzrepro.standard.params:StandardParams"
-RichnessParams = "mwzrepro.standard.params:RichnessParams"
+INFORM_PARAMS = "mwzrepro.standard.params:InformParams"
+STANDARD_PARAMS = "mwzrepro.standard.params:StandardParams"
+RICHNESS_PARAMS = "mwzrepro.standard.params:RichnessParams"
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -47,7 +47,7 @@ def resource_options(f):
                      help="Active domains of the standard setting: auto = the reference "
                           "evaluator's rule (provided if every turn has them, else estimated "
                           "from the states; spec §8)."),
-        click_options(InformParams),
+        click_options(INFORM_PARAMS),
         click.option("--allow-missing-turns/--no-allow-missing-turns", default=True,
                      show_default=True,
                      help="Score dialogues with fewer turns than the test set on their prefix "
@@ -79,7 +79,7 @@ def make_evaluator(kw: dict[str, Any], metrics: tuple[str, ...] = METRICS,
     """The :class:`~mwzrepro.scorer.evaluator.Evaluator` of the shared options ``kw``."""
     from mwzrepro.scorer.evaluator import Evaluator
 
-    inform = from_options(InformParams, kw, "inform")
+    inform = from_options(INFORM_PARAMS, kw, "inform")
     return Evaluator(
         **{m: m in metrics for m in METRICS}, version=kw["version"], setting=setting,
         domain_source=kw["domain_source"], matching=inform.matching,
@@ -108,8 +108,8 @@ def _metrics(text: str) -> tuple[str, ...]:
               help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
 @click.option("--metrics", default=",".join(METRICS), show_default=True,
               help="Metrics to compute, comma-separated (dst: when every turn has a state).")
-@click_options(StandardParams, exclude=("domain_sources",))
-@click_options(RichnessParams)
+@click_options(STANDARD_PARAMS, exclude=("domain_sources",))
+@click_options(RICHNESS_PARAMS)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "latex"]),
               default="text", show_default=True,
               help="Output: text (rounded as in the papers), json (full precision), markdown "
@@ -183,8 +183,8 @@ def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, s
 
     data = read_predictions(predictions_file)
     read_shape(data, predictions_file.name)       # before any resource is built
-    standard = from_options(StandardParams, kw, "standard")
-    richness = from_options(RichnessParams, kw, "richness")
+    standard = from_options(STANDARD_PARAMS, kw, "standard")
+    richness = from_options(RICHNESS_PARAMS, kw, "richness")
     evaluator = make_evaluator(kw, chosen, setting, strict,
                                state_match_threshold=standard.state_match_threshold,
                                placeholders=standard.placeholders,

@@ -158,6 +158,11 @@ def prune_lock(workdir: Path) -> list[str]:
     return stale
 
 
+def _filled(path: str, item: dict) -> str:
+    """``path`` with each ``${item.<key>}`` replaced by the ``foreach`` item's value."""
+    return re.sub(r"\$\{item\.(\w+)\}", lambda m: str(item[m.group(1)]), path)
+
+
 def _stage_paths(dvc_yaml: dict) -> tuple[set[str], set[str]]:
     """(deps, outs) of every stage of a parsed ``dvc.yaml``, ``foreach`` items filled in
     (``${item.<key>}``; the generated files keep other interpolation out of paths)."""
@@ -165,13 +170,11 @@ def _stage_paths(dvc_yaml: dict) -> tuple[set[str], set[str]]:
     outs: set[str] = set()
     for body in (dvc_yaml.get("stages") or {}).values():
         spec = body.get("do", body)
+        out_paths = [o if isinstance(o, str) else next(iter(o)) for o in spec.get("outs", [])]
         items = body.get("foreach") or {None: {}}
         for item in (items.values() if isinstance(items, dict) else [{}]):
-            def fill(path: str, item=item) -> str:
-                return re.sub(r"\$\{item\.(\w+)\}", lambda m: str(item[m.group(1)]), path)
-            deps.update(fill(d) for d in spec.get("deps", []))
-            outs.update(fill(o if isinstance(o, str) else next(iter(o)))
-                        for o in spec.get("outs", []))
+            deps.update(_filled(d, item) for d in spec.get("deps", []))
+            outs.update(_filled(o, item) for o in out_paths)
     return deps, outs
 
 

@@ -9,8 +9,6 @@ starts in a fraction of the time). The MultiWOZ logic reads its columns through
 [0, 1]
 >>> [is_missing(v) for v in (None, float("nan"), "", 0)]
 [True, True, False, False]
->>> table_length({"dialogue_id": ["a", "b"]})
-2
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Columns", "column", "is_missing", "table_length"]
+__all__ = ["Columns", "column", "is_missing"]
 
 #: A table as ``{column name: list of values}`` (every list one value per row).
 Columns = Mapping[str, list]
@@ -41,10 +39,3 @@ def is_missing(value: Any) -> bool:
     if isinstance(value, float):
         return value != value
     return type(value).__name__ == "NAType"
-
-
-def table_length(table: Any) -> int:
-    """Number of rows of a DataFrame or of :data:`Columns` (that of its first column)."""
-    if hasattr(table, "index"):
-        return len(table.index)
-    return len(next(iter(table.values()))) if table else 0

@@ -55,6 +55,9 @@ class ParamsDefaults(Mapping):
     Traceback (most recent call last):
     ...
     AttributeError: Window defaults are read-only
+    >>> import copy, pickle
+    >>> copy.deepcopy(d).inner.on, pickle.loads(pickle.dumps(d)).model_dump() == d.model_dump()
+    (True, True)
     """
 
     __slots__ = ("_model", "_values")
@@ -66,10 +69,18 @@ class ParamsDefaults(Mapping):
             for k, v in values.items()})
 
     def __getattr__(self, name: str) -> Any:
+        # object.__getattribute__: a bare instance (no _values yet) raises AttributeError
+        # instead of recursing into __getattr__
         try:
-            return self._values[name]
+            return object.__getattribute__(self, "_values")[name]
         except KeyError:
             raise AttributeError(f"{self._model} has no field {name!r}") from None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copies and pickles are rebuilt from the values (``copy.deepcopy`` and ``pickle``
+        work on the model too; the read-only ``__setattr__`` refuses slot-by-slot
+        restoring)."""
+        return ParamsDefaults, (self._model, self.model_dump())
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{self._model} defaults are read-only")

@@ -43,7 +43,7 @@ DOMAIN_SOURCES = ("auto", "provided", "estimated", "slot-names", "ground-truth")
 
 #: Active-domain sources a system's standard setting may use (§8; ``ground-truth`` is the
 #: optimistic setting's, never a system's).
-SYSTEM_DOMAIN_SOURCES = DOMAIN_SOURCES[:4]
+SYSTEM_DOMAIN_SOURCES = tuple(s for s in DOMAIN_SOURCES if s != "ground-truth")
 
 #: Domains recognized as placeholder prefixes by the slot-name helper (§8.3).
 SLOT_NAME_DOMAINS = frozenset(
