@@ -196,9 +196,12 @@ def test_record_refuses_stray_files_in_directory_deps(fake, tmp_path):
         "predictions": {"foreach": {"a": {"system": "a"}, "b": {"system": "b"}},
                         "do": {"cmd": "x", "outs": ["d/predictions/${item.system}.pq"]}},
         "score": {"cmd": "y", "deps": ["d/predictions", "src/pkg"], "outs": ["s.json"]}}}))
+    lock = 'schema: "2.0"\nstages:\n  gone:\n    cmd: z\n'  # a stage no longer in dvc.yaml
+    (ws / "dvc.lock").write_text(lock)
     calls = fake()
     result = invoke("record", "--workdir", str(ws))
     assert result.exit_code == 1
+    assert (ws / "dvc.lock").read_text() == lock  # refused before anything is written
     assert "1 files that no stage writes" in result.output
     assert "d/predictions/old.pq" in result.output and "src/pkg" not in result.output
     assert "dvc commit" not in calls()

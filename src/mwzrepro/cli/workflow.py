@@ -280,15 +280,15 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     if pending:
         raise WorkflowError(f"`snakemake -n` still plans {pending} jobs in {workdir}: run "
                             "`snakemake` to completion before `mwzrepro record`")
-    stale = prune_lock(workdir)
-    if stale:
-        click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
-                   err=True)
-    stray = stray_files(workdir)
+    stray = stray_files(workdir)  # checked before anything is written
     if stray:
         raise WorkflowError(f"{len(stray)} files that no stage writes lie in directories "
                             f"that stages depend on whole: {_summary(dict.fromkeys(stray))}; "
                             "delete them (left from an earlier configuration?) and record again")
+    stale = prune_lock(workdir)
+    if stale:
+        click.echo(f"dropped {len(stale)} dvc.lock entries of stages no longer in dvc.yaml",
+                   err=True)
     dvc_targets = _dvc_targets(stages, workdir)
     _run(["dvc", "commit", "--force", "--no-relink", *dvc_targets], workdir)
     changes = dvc_changes(workdir, tuple(dvc_targets))
