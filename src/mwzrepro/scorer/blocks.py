@@ -2,10 +2,10 @@
 phase uses and turned into its typed result (:mod:`mwzrepro.scorer.results`, percent):
 
 * :func:`bleu_block` — :func:`mwzrepro.bleu.score.corpus_bleu` (spec-standard-evaluation §11);
-* :func:`success_block` — :func:`mwzrepro.standard.scores.success_scores` (§9, §10), per
+* :func:`success_block` — :func:`mwzrepro.standard.scores.success_rows` (§9, §10), per
   setting;
-* :func:`richness_block` — :func:`mwzrepro.standard.scores.richness_scores` (§12);
-* :func:`state_match_block` — :func:`mwzrepro.standard.scores.state_match_scores` (§13);
+* :func:`richness_block` — :func:`mwzrepro.standard.scores.richness_rows` (§12);
+* :func:`state_match_block` — :func:`mwzrepro.standard.scores.state_match_rows` (§13);
 * :func:`dst_block` — :func:`mwzrepro.dst.runs.score_predictions` (spec-dst-metrics: JGA, SA,
   AGA, FGA(λ), fuzzy JGA).
 

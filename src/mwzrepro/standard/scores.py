@@ -19,8 +19,9 @@ domains/gold states/references), ``split``, ``ref`` (``goals+booked`` for Inform
 (threshold), ``tok``/``win`` (richness tokenizer and MSTTR window), ``norm``
 (:data:`mwzrepro.core.signature.NORMALIZATION_VERSION`), then the package version.
 
-Each ``*_scores`` function returns its rows as a DataFrame (the pipeline's tables) and is a
-thin wrapper over its ``*_rows`` form (a list of row dicts, no pandas import: the scorer's).
+Each ``*_rows`` function returns a list of row dicts (no pandas import: the scorer calls them);
+the pipeline turns them into its tables (:func:`mwzrepro.standard.scoring.score_success`), and
+:func:`richness_scores` gives the richness rows as a DataFrame.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.standard.inform_success import (
-    DIALOGUE_COLUMNS,
     SETTINGS,
     VenueQuery,
     dialogue_rows,
@@ -50,10 +50,7 @@ __all__ = [
     "success_signature",
     "richness_signature",
     "state_match_signature",
-    "success_scores",
     "richness_scores",
-    "state_match_scores",
-    "coverage_scores",
     "success_rows",
     "richness_rows",
     "state_match_rows",
@@ -113,33 +110,6 @@ def _rows(system: str, version: str, metric: str, setting: str,
              "key": k, "value": float(v), "signature": s} for k, v in values]
 
 
-def _frame(rows: list[dict[str, Any]], columns: list[str] = SCORE_COLUMNS) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame(rows, columns=columns)
-
-
-def success_scores(
-    system: str,
-    version: str,
-    prepared: Mapping[str, PreparedDialogues],
-    goals: Mapping[str, Any],
-    booked: Mapping[str, Sequence[Sequence[str]]],
-    database: VenueQuery,
-    matching: str,
-    threshold: float,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`success_rows` as DataFrames: ``(scores rows, per-dialogue rows)``, the
-    ``success_dialogues`` rows (setting, dialogue_id, domain, inform, success) of every
-    setting concatenated. Arguments and errors as :func:`success_rows`."""
-    import pandas as pd
-
-    rows, per_dialogue = success_rows(system, version, prepared, goals, booked, database,
-                                      matching, threshold)
-    frames = [_frame(r, DIALOGUE_COLUMNS) for r in per_dialogue.values()]
-    return (_frame(rows),
-            pd.concat(frames, ignore_index=True) if frames else pd.DataFrame())
-
 
 def success_rows(
     system: str,
@@ -189,8 +159,10 @@ def success_rows(
 
 def richness_scores(system: str, responses: Iterable[str], version: str | None = None,
                     window: int = 50) -> pd.DataFrame:
-    """:func:`richness_rows` as a DataFrame."""
-    return _frame(richness_rows(system, responses, version, window))
+    """:func:`richness_rows` as a DataFrame (columns :data:`SCORE_COLUMNS`)."""
+    import pandas as pd
+
+    return pd.DataFrame(richness_rows(system, responses, version, window), columns=SCORE_COLUMNS)
 
 
 def richness_rows(system: str, responses: Iterable[str], version: str | None = None,
@@ -201,12 +173,6 @@ def richness_rows(system: str, responses: Iterable[str], version: str | None = N
     sig = richness_signature(system, version, window)
     return _rows(system, version or "", "richness", "", [(k, r[k]) for k in RICHNESS_KEYS], sig)
 
-
-def state_match_scores(system: str, version: str, prepared: PreparedDialogues,
-                       gold_states: Mapping[str, Sequence[Mapping[str, Any]]],
-                       matching: str, threshold: float = 95) -> pd.DataFrame:
-    """:func:`state_match_rows` as a DataFrame."""
-    return _frame(state_match_rows(system, version, prepared, gold_states, matching, threshold))
 
 
 def state_match_rows(system: str, version: str, prepared: PreparedDialogues,
@@ -228,11 +194,6 @@ def state_match_rows(system: str, version: str, prepared: PreparedDialogues,
         rows += _rows(system, version, k, "", [("total", result[k])], sig)
     return rows
 
-
-def coverage_scores(system: str, version: str, prepared: PreparedDialogues,
-                    expected: Mapping[str, int] | None = None) -> pd.DataFrame:
-    """:func:`coverage_rows` as a DataFrame."""
-    return _frame(coverage_rows(system, version, prepared, expected))
 
 
 def coverage_rows(system: str, version: str, prepared: PreparedDialogues,

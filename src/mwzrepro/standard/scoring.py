@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from mwzrepro.standard.booked import booked_domains_to_dict
 from mwzrepro.standard.goals import eval_goals_to_dict
 from mwzrepro.standard.gold_states import gold_states_to_dict
-from mwzrepro.standard.inform_success import VenueQuery
+from mwzrepro.standard.inform_success import DIALOGUE_COLUMNS, VenueQuery
 from mwzrepro.standard.inputs import (
     PreparedDialogues,
     dialogue_order,
@@ -32,10 +32,11 @@ from mwzrepro.standard.inputs import (
     prepare_references,
 )
 from mwzrepro.standard.scores import (
-    coverage_scores,
+    SCORE_COLUMNS,
+    coverage_rows,
     richness_scores,
-    state_match_scores,
-    success_scores,
+    state_match_rows,
+    success_rows,
 )
 
 if TYPE_CHECKING:  # the scorer builds EvalResources without pandas or pydantic
@@ -130,7 +131,7 @@ def score_success(system: str, version: str, resources: EvalResources, database:
     Raises:
         ValueError: neither or both of ``predictions`` and ``references`` given.
         InputError: see :func:`~mwzrepro.standard.inputs.prepare_predictions` and
-            :func:`~mwzrepro.standard.scores.success_scores`.
+            :func:`~mwzrepro.standard.scores.success_rows`.
     """
     if (predictions is None) == (references is None):
         raise ValueError("score_success: give exactly one of predictions and references")
@@ -144,19 +145,20 @@ def score_success(system: str, version: str, resources: EvalResources, database:
     if resources.turn_domains is not None:
         settings["optimistic"] = prep.with_domains("ground-truth", resources.turn_domains)
     matching, threshold = inform.matching, inform.fuzzy_threshold
-    scores, per_dialogue = success_scores(system, version, settings, resources.goals,
-                                          resources.booked, database, matching, threshold)
-    parts = [scores, coverage_scores(system, version, prep, expected)]
-    if prep.state_source == "predicted":
-        parts.append(state_match_scores(system, version, prep, resources.gold, matching,
-                                        standard.state_match_threshold))
+    rows, per_setting = success_rows(system, version, settings, resources.goals,
+                                     resources.booked, database, matching, threshold)
+    rows += coverage_rows(system, version, prep, expected)
+    rows += state_match_rows(system, version, prep, resources.gold, matching,
+                             standard.state_match_threshold)  # none for gold states
     import pandas as pd
 
-    table = pd.concat(parts, ignore_index=True)
+    table = pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    per_dialogue = pd.DataFrame([r for per in per_setting.values() for r in per],
+                                columns=DIALOGUE_COLUMNS)
     sigs = dict(zip(table["metric"] + "/" + table["setting"], table["signature"]))
     meta = {"signatures": dict(sorted(sigs.items())), "state_source": prep.state_source,
             "domain_source": prep.domain_source}
-    tot = scores[scores["key"] == "total"].set_index(["metric", "setting"])["value"]
+    tot = {(r["metric"], r["setting"]): r["value"] for r in rows if r["key"] == "total"}
     nan = float("nan")
     summary = (
         f"{system} on {version} ({prep.state_source} states, {prep.domain_source} domains): "
