@@ -73,7 +73,7 @@ def main() -> None:
     from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
     from mwzrepro.core.io import read_table
     from mwzrepro.bleu.score import corpus_bleu
-    from mwzrepro.standard.inform_success import rates, score_dialogues
+    from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
     from mwzrepro.standard.richness import lexical_richness
     from mwzrepro.standard.inputs import prepare_predictions
 
@@ -124,9 +124,9 @@ def main() -> None:
         prep = prepare_predictions(preds[s], gold, "auto")
         opt = prep.with_domains("ground-truth", truth)
         t2 = time.perf_counter()
-        std_r = rates(score_dialogues(prep.dialogues, goals, booked, db, "standard"))
+        std_r = rates_of_rows(dialogue_rows(prep.dialogues, goals, booked, db, "standard"))
         t3 = time.perf_counter()
-        opt_r = rates(score_dialogues(opt.dialogues, goals, booked, db, "optimistic"))
+        opt_r = rates_of_rows(dialogue_rows(opt.dialogues, goals, booked, db, "optimistic"))
         t4 = time.perf_counter()
         rich = lexical_richness(r for d in prep.dialogues.values() for r in d["responses"])
         t5 = time.perf_counter()

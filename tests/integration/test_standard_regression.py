@@ -15,7 +15,7 @@ from mwzrepro.standard.database import VenueDatabase
 from mwzrepro.standard.goals import build_eval_goals, eval_goals_to_dict
 from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
 from mwzrepro.standard.active_domains import build_turn_domains
-from mwzrepro.standard.inform_success import rates, score_dialogues
+from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
 from mwzrepro.standard.richness import lexical_richness
 from mwzrepro.prepare.predictions import expected_turns, parse_predictions
 from mwzrepro.standard.inputs import prepare_predictions
@@ -140,8 +140,8 @@ def test_richness_full_precision(prediction_tables, system):
 def test_inform_success_17_2(prediction_tables, resources21, system, source):
     prep = prepare_predictions(prediction_tables(system), resources21["gold"], source)
     assert prep.state_source == "predicted"
-    r = rates(score_dialogues(prep.dialogues, resources21["goals"], resources21["booked"],
-                              resources21["db"], "standard"))
+    r = rates_of_rows(dialogue_rows(prep.dialogues, resources21["goals"],
+                                    resources21["booked"], resources21["db"], "standard"))
     inform, success, inform_d, success_d = SUCCESS[(system, source)]
     assert (r["inform"]["total"], r["success"]["total"]) == (inform, success)
     assert tuple(r["inform"][d] for d in DOMAINS) == inform_d
@@ -153,8 +153,8 @@ def test_inform_success_17_2(prediction_tables, resources21, system, source):
 def test_optimistic_close_to_the_paper(prediction_tables, resources21, system):
     prep = prepare_predictions(prediction_tables(system), resources21["gold"], "auto")
     prep = prep.with_domains("ground-truth", resources21["turn_domains"])
-    r = rates(score_dialogues(prep.dialogues, resources21["goals"], resources21["booked"],
-                              resources21["db"], "optimistic"))
+    r = rates_of_rows(dialogue_rows(prep.dialogues, resources21["goals"],
+                                    resources21["booked"], resources21["db"], "optimistic"))
     inform, success = PAPER_OPTIMISTIC[system]
     assert abs(r["inform"]["total"] - inform) <= 1.0
     assert abs(r["success"]["total"] - success) <= 1.0

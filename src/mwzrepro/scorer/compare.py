@@ -27,7 +27,9 @@ __all__ = ["compare_predictions"]
 
 def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda: float,
            references: BleuReferences) -> dict[str, Any]:
-    from mwzrepro.standard.inform_success import score_dialogues
+    import pandas as pd  # the bootstrap's statistics read DataFrames
+
+    from mwzrepro.standard.inform_success import DIALOGUE_COLUMNS, dialogue_rows
     from mwzrepro.stats.units import success_stats
 
     preds, prep, _, _ = evaluator._prepare(data, name)
@@ -35,11 +37,10 @@ def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda:
     setting = evaluator.settings[0]
     if setting == "optimistic":
         prep = prep.with_domains("ground-truth", ev.turn_domains)
-    rows = score_dialogues(prep.dialogues, ev.goals, ev.booked, evaluator._database(),
-                           setting, where=name)
+    rows = pd.DataFrame(dialogue_rows(prep.dialogues, ev.goals, ev.booked,
+                                      evaluator._database(), setting, where=name),
+                        columns=DIALOGUE_COLUMNS)
     out = {m: success_stats(rows, setting, m, name) for m in ("inform", "success")}
-    import pandas as pd  # the bootstrap's statistics read a predictions DataFrame
-
     out["bleu"] = references.stats(pd.DataFrame(preds), name)
     if evaluator.metrics["dst"] and prep.state_source == "predicted":
         out.update(_dst_stats(evaluator, preds, name, fga_lambda))

@@ -31,12 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from mwzrepro.core.errors import ConfigError, InputError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = [
     "SETTINGS",
@@ -45,9 +42,7 @@ __all__ = [
     "VenueQuery",
     "reduce_constraints",
     "evaluate_dialogue",
-    "score_dialogues",
     "dialogue_rows",
-    "rates",
     "rates_of_rows",
     "rate",
 ]
@@ -211,23 +206,9 @@ def evaluate_dialogue(
     )
 
 
-#: Columns of :func:`score_dialogues`.
+#: Columns of the ``success_dialogues`` table: the keys of :func:`dialogue_rows`.
 DIALOGUE_COLUMNS = ["setting", "dialogue_id", "domain", "inform", "success"]
 
-
-def score_dialogues(
-    dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
-    goals: Mapping[str, Mapping[str, Mapping[str, Any]]],
-    booked: Mapping[str, Sequence[Sequence[str]]],
-    database: VenueQuery,
-    setting: str = "standard",
-    where: str = "",
-) -> pd.DataFrame:
-    """:func:`dialogue_rows` as a DataFrame (columns :data:`DIALOGUE_COLUMNS`)."""
-    import pandas as pd
-
-    return pd.DataFrame(dialogue_rows(dialogues, goals, booked, database, setting, where),
-                        columns=DIALOGUE_COLUMNS)
 
 
 def dialogue_rows(
@@ -280,10 +261,6 @@ def rate(hits: int, count: int) -> float:
     return round(100 * hits / count, 1)
 
 
-def rates(per_dialogue: pd.DataFrame) -> dict[str, dict[str, float]]:
-    """:func:`rates_of_rows` of a :func:`score_dialogues` table."""
-    return rates_of_rows(per_dialogue.to_dict("records"))
-
 
 def rates_of_rows(per_dialogue: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
     """Corpus Inform/Success rates (percent, one decimal, §9.3) from :func:`dialogue_rows`
@@ -303,7 +280,7 @@ def rates_of_rows(per_dialogue: Sequence[Mapping[str, Any]]) -> dict[str, dict[s
     {'inform': {'hotel': 50.0, 'total': 50.0}, 'success': {'hotel': 0.0, 'total': 0.0}}
     """
     if len({r["setting"] for r in per_dialogue}) > 1:
-        raise ValueError("rates(): rows of several settings; select one setting first")
+        raise ValueError("rates_of_rows(): rows of several settings; select one setting first")
     counts: dict[str, list[int]] = {}
     for r in per_dialogue:
         c = counts.setdefault(r["domain"], [0, 0, 0])

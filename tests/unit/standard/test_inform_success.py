@@ -6,17 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.standard.database import VenueDatabase
 from mwzrepro.standard.inform_success import (
+    dialogue_rows,
     evaluate_dialogue,
     rate,
-    rates,
+    rates_of_rows,
     reduce_constraints,
-    score_dialogues,
 )
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "standard"
@@ -261,13 +260,14 @@ def test_rates_per_domain_denominators_and_success_zero_after_failed_inform(db):
                "active_domains": [["restaurant"]]},
     }
     booked = {d: [[]] for d in dialogues}
-    df = score_dialogues(dialogues, goals, booked, db)
-    assert list(df.columns) == ["setting", "dialogue_id", "domain", "inform", "success"]
-    r = rates(df)
+    rows = dialogue_rows(dialogues, goals, booked, db)
+    assert all(list(row) == ["setting", "dialogue_id", "domain", "inform", "success"]
+               for row in rows)
+    r = rates_of_rows(rows)
     assert r["inform"] == {"restaurant": 50.0, "taxi": 100.0, "total": 66.7}
     # d2 fails inform, so its taxi success counts 0 although taxi wants nothing
     assert r["success"] == {"restaurant": 50.0, "taxi": 50.0, "total": 66.7}
     with pytest.raises(InputError, match="d4"):
-        score_dialogues({"d4": dialogues["d1"]}, goals, booked, db)
+        dialogue_rows({"d4": dialogues["d1"]}, goals, booked, db)
     with pytest.raises(ValueError):
-        rates(pd.concat([df, df.assign(setting="optimistic")]))
+        rates_of_rows(rows + [{**row, "setting": "optimistic"} for row in rows])
