@@ -118,29 +118,12 @@ def cli() -> None:
     """mwzrepro: regenerate and score MultiWOZ evaluations reproducibly."""
 
 
-def _freeze_at_exit() -> None:
-    """At interpreter exit, before its final garbage collection, move every object to the
-    collector's permanent generation (:func:`gc.freeze`): that collection would otherwise
-    traverse everything the command imported and loaded (pandas, pyarrow, matplotlib, the
-    resources) only for the process to end, 0.1–0.2 s of every pipeline command. Registered
-    once per process; nothing changes for a caller that goes on running."""
-    global _FREEZE_REGISTERED
-    if not _FREEZE_REGISTERED:
-        import atexit
-        import gc
-
-        atexit.register(gc.freeze)
-        _FREEZE_REGISTERED = True
-
-
-_FREEZE_REGISTERED = False
-
-
 def main() -> None:
     """Console entry point: run the CLI; library errors become one clear line and exit 1."""
     from mwzrepro.core.errors import UserError
+    from mwzrepro.core.gc_pause import freeze_at_exit
 
-    _freeze_at_exit()
+    freeze_at_exit()
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:

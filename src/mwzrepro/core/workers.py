@@ -18,10 +18,11 @@ one-line message); a worker that dies (killed, out of memory) fails the call
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from mwzrepro.core.gc_pause import frozen
 
 __all__ = ["fork_map", "worker_count"]
 
@@ -83,19 +84,13 @@ def fork_map(func: Callable[[Any], T], items: Sequence[Any]) -> list[T]:
     from concurrent.futures import ProcessPoolExecutor
 
     _TASK = (func, items)
-    # What the parent holds goes to the collector's permanent generation while the workers
-    # are forked: their collections then never traverse (nor copy, on write) the inherited
-    # objects; the parent's objects are collectable again afterwards (unless something had
-    # frozen them before).
-    thaw = gc.get_freeze_count() == 0
-    gc.freeze()
+    # The workers' collections never traverse what they inherit (core.gc_pause.frozen).
     try:  # an executor, not a Pool: a worker that dies fails the call instead of hanging it
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        with frozen(), ProcessPoolExecutor(
+                jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             return list(pool.map(_run, range(len(items))))
     finally:
         _TASK = None
-        if thaw:
-            gc.unfreeze()
 
 
 def _start_methods() -> list[str]:

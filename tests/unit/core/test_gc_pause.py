@@ -45,3 +45,33 @@ def test_freeze_moves_what_the_block_kept_out_of_the_collector_and_restores_it()
     finally:
         gc.unfreeze()
     assert gc.get_freeze_count() == 0
+
+
+def test_freeze_at_exit_registers_gc_freeze_once(monkeypatch):
+    import atexit
+
+    from mwzrepro.core.gc_pause import freeze_at_exit
+
+    registered = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    freeze_at_exit.cache_clear()
+    freeze_at_exit()
+    freeze_at_exit()  # main() runs many times in one test process
+    assert registered == [gc.freeze]
+
+
+def test_frozen_keeps_what_was_frozen_before():
+    from mwzrepro.core.gc_pause import frozen
+
+    gc.unfreeze()
+    try:
+        with frozen():
+            assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0  # thawed: nothing was frozen before
+        gc.freeze()
+        before = gc.get_freeze_count()
+        with frozen():
+            pass
+        assert gc.get_freeze_count() >= before  # still frozen: it was before the block
+    finally:
+        gc.unfreeze()
