@@ -123,7 +123,7 @@ class Stage:
     cmd: str
     deps: list[str]
     outs: list[str]
-    params: set[str] = field(default_factory=set)  # declared params.yaml keys
+    params: set[str] = field(default_factory=set)  # params.yaml keys its command interpolates
     uncached: set[str] = field(default_factory=set)  # outs with cache: false
 
     @property
@@ -134,7 +134,9 @@ class Stage:
 
 def dvc_stages(workdir: Path) -> list[Stage]:
     """Every pipeline stage of the ``dvc.yaml`` files of ``workdir`` as DVC resolves it
-    (needs a ``.dvc`` directory; see :func:`dvc_init`); each runs in ``workdir``."""
+    (needs a ``.dvc`` directory; see :func:`dvc_init`); each runs in ``workdir``. A stage's
+    ``params`` are the ``params.yaml`` keys DVC interpolated into its command (its tracked
+    vars: stages list no ``params:``, their resolved command carries the values)."""
     from dvc.dependency.param import ParamsDependency
     from dvc.repo import Repo
     from dvc.stage import PipelineStage
@@ -145,15 +147,15 @@ def dvc_stages(workdir: Path) -> list[Stage]:
             if not isinstance(st, PipelineStage):
                 continue
             assert Path(st.wdir) == Path(repo.root_dir), f"{st.addressing} runs in {st.wdir}"
+            assert not any(isinstance(d, ParamsDependency) for d in st.deps), (
+                f"{st.name}: lists params:; its command carries them")
+            deps = [str(d.def_path) for d in st.deps]
             params: set[str] = set()
-            deps = []
-            for d in st.deps:
-                if isinstance(d, ParamsDependency):
-                    assert d.def_path == "params.yaml", (
-                        f"{st.name}: params from {d.def_path}; params.yaml is the one file")
-                    params.update(d.params or [])
-                else:
-                    deps.append(str(d.def_path))
+            for file, values in st.tracked_vars.items():
+                # DVC names the file relative to the process's working directory
+                assert Path(file).resolve() == Path(repo.root_dir, "params.yaml").resolve(), (
+                    f"{st.name}: values from {file}; params.yaml is the one file")
+                params.update(values)
             out.append(Stage(
                 name=st.name, cmd=st.cmd if isinstance(st.cmd, str) else " && ".join(st.cmd),
                 deps=deps, outs=[str(o.def_path) for o in st.outs], params=params,

@@ -109,7 +109,7 @@ def test_pipelines_by_area(docs, jobs, stages):
         for family, body in doc["stages"].items():
             assert area[family] == name, (path, family)
             assert body.get("do", body)["wdir"] == "../../..", (path, family)
-        uses = any("params" in b.get("do", b) for b in doc["stages"].values())
+        uses = any(dvc_pipelines.reads_params(b.get("do", b)["cmd"]) for b in doc["stages"].values())
         assert doc.get("vars") == (["../../../params.yaml"] if uses else None), path
         unread = [s.name for s in stages.values() if s.base in doc["stages"] and not read(s)]
         assert not unread, f"{path}: stages nothing reads outside the root dvc.yaml: {unread}"
@@ -213,14 +213,16 @@ def test_design_rules_on_outputs(jobs, stages, raw):
     assert plots and set(plots) <= set(outs) and set(plots) <= uncached
 
 
-def test_declared_params_are_the_interpolated_ones(raw, workspace):
-    """Each stage lists under params: exactly the params.yaml keys its command interpolates,
-    and every non-structural params.yaml value reaches some command."""
+def test_params_reach_stages_through_their_commands(raw, workspace):
+    """No stage lists params: (its resolved command carries every value it uses, and reruns
+    when one changes), the generator's params_of finds every ${block.key} of a command, and
+    every non-structural params.yaml value reaches some command."""
     used = set()
     for name, entry in raw["stages"].items():
         body = entry.get("do", entry)
+        assert "params" not in body, name
         interpolated = {k for k in _INTERP.findall(body["cmd"]) if not k.startswith("item.")}
-        assert set(body.get("params", [])) == interpolated, name
+        assert set(make_dvc_yaml.params_of(body["cmd"])) == interpolated, name
         used |= interpolated
 
     leaves = params_leaves(yaml.safe_load((workspace / "params.yaml").read_text()))
@@ -270,8 +272,8 @@ def test_parameter_edits_reach_dvc_without_regeneration(edited, jobs, stages):
     old = {job_key(j): j for j in jobs}
     sm_changed = {job_key(j) for j in new_jobs if j["params"] != old[job_key(j)]["params"]}
     dvc_changed = {n for n, s in new_stages.items() if s.cmd != stages[n].cmd}
-    declared = {n for n, s in new_stages.items() if s.params & set(EDITS)}
-    assert sm_changed == dvc_changed == declared
+    interpolated = {n for n, s in new_stages.items() if s.params & set(EDITS)}
+    assert sm_changed == dvc_changed == interpolated
     assert {"score-success@mwz20", "score-success@mwz21", "unseen@mwz21",
             "tables-bias"} <= dvc_changed
     assert "score-bleu@mwz21" not in dvc_changed
@@ -287,8 +289,8 @@ def _job(rule, wildcards, cmd, inputs, outputs):
 
 def test_foreach_template_from_wildcards():
     """Values that follow the wildcards become ${item.<wildcard>}; values equal in every job
-    stay literal (a structural version such as --flags-version mwz21); params are the
-    ${block.key} of the command; metrics outputs are uncached."""
+    stay literal (a structural version such as --flags-version mwz21); params stay the
+    ${block.key} of the command (no params: list); metrics outputs are uncached."""
     jobs = [_job("score_dst", {"version": v},
                  f"mwzrepro score-dst --version {v} --flags-version mwz21 "
                  f"--lambdas \"${{dst.lambdas}}\" --out-dir results/scores/dst/{v}",
@@ -302,7 +304,6 @@ def test_foreach_template_from_wildcards():
                    "--lambdas \"${dst.lambdas}\" --out-dir results/scores/dst/${item.version}",
             "deps": ["data/interim/${item.version}/test/states.parquet",
                      "src/mwzrepro/cli/dst.py"],
-            "params": ["dst.lambdas"],
             "outs": [{"results/metrics/unseen_${item.version}.json": {"cache": False}}],
         },
     }

@@ -12,8 +12,8 @@ time in a ``dvc repro``).
   rewritten after each report stage, so it stays small (the tables are in their areas).
   ``dvc status``, ``dvc commit``, ``dvc pull`` and ``dvc push`` without targets cover every
   ``dvc.yaml`` of the repository, and ``dvc pull <output path>`` finds its stage anywhere.
-* An area whose lock would hold more than :data:`LOCK_BUDGET` entries (deps, outs and params
-  of its stages, :func:`lock_entries`) is split: each of its stage families gets its own
+* An area whose lock would hold more than :data:`LOCK_BUDGET` entries (deps and outs of its
+  stages, :func:`lock_entries`) is split: each of its stage families gets its own
   file, ``workflow/pipelines/<area>.<family>/dvc.yaml`` (issue 19, round 3: DVC rewrites the
   whole lock after each stage it runs or restores, a round-trip YAML parse and dump; the
   threshold loop's five ``stats`` stages rewrote the 40 KB ``stats`` lock five times, a
@@ -22,7 +22,7 @@ time in a ``dvc repro``).
 * An area stage runs in the repository root (``wdir``: :data:`WDIR`), so its paths, command
   and params are written exactly as in the root file; its ``${block.key}`` values come from
   the root ``params.yaml`` through ``vars:`` (DVC looks for ``params.yaml`` beside the
-  ``dvc.yaml`` otherwise), and DVC records them under ``params.yaml`` as before.
+  ``dvc.yaml`` otherwise); the lock records them in the resolved command.
 
 A stage outside the root file is addressed as ``<file>:<stage>`` in DVC's commands
 (``dvc repro workflow/pipelines/tables/dvc.yaml:tables-bleu``); ``mwzrepro record`` and
@@ -31,6 +31,7 @@ A stage outside the root file is addressed as ``<file>:<stage>`` in DVC's comman
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -42,7 +43,7 @@ ROOT_AREA = "report"
 WDIR = "/".join([".."] * (len(PurePosixPath(PIPELINES_DIR).parts) + 1))
 
 
-#: Most lock entries (deps, outs and params of every stage) an area keeps in one file; a
+#: Most lock entries (deps and outs of every stage) an area keeps in one file; a
 #: larger area gets one file per stage family (``split``). About 130 bytes of lock each.
 LOCK_BUDGET = 200
 
@@ -69,15 +70,14 @@ def area_of(path: str) -> str:
 
 
 def lock_entries(body: dict[str, Any]) -> int:
-    """How many entries a stage family (plain or ``foreach``) writes into its lock: deps,
-    outs and params of each of its stages.
+    """How many entries a stage family (plain or ``foreach``) writes into its lock: deps and
+    outs of each of its stages.
 
-    >>> lock_entries({"foreach": {"a": {}, "b": {}},
-    ...               "do": {"deps": ["x", "y"], "outs": ["z"], "params": ["p.q"]}})
-    8
+    >>> lock_entries({"foreach": {"a": {}, "b": {}}, "do": {"deps": ["x", "y"], "outs": ["z"]}})
+    6
     """
     spec = body.get("do", body)
-    per_stage = sum(len(spec.get(key, [])) for key in ("deps", "outs", "params"))
+    per_stage = sum(len(spec.get(key, [])) for key in ("deps", "outs"))
     return per_stage * len(body.get("foreach", [None]))
 
 
@@ -104,6 +104,16 @@ def root_rules(jobs: list[dict], root_area: str = ROOT_AREA) -> set[str]:
             if job["area"] == root_area
             or not any(o in inputs or o in holding or any(d in inputs for d in _ancestors(o))
                        for o in job["output"])}
+
+
+def reads_params(cmd: str) -> bool:
+    """Whether a stage's command interpolates a ``params.yaml`` value (``${block.key}``, not
+    a ``foreach`` item's ``${item.key}``): its file needs ``vars:``.
+
+    >>> reads_params("mwzrepro x --v ${item.version}"), reads_params('x --t "${inform.matching}"')
+    (False, True)
+    """
+    return re.search(r"\$\{\s*(?!item\.)\w", cmd) is not None
 
 
 def _in_root_dir(body: dict[str, Any]) -> dict[str, Any]:
@@ -138,7 +148,7 @@ def split(doc: dict[str, Any], jobs: list[dict], stage_name,
                           for family, body in stages.items()})
     files: dict[str, dict[str, Any]] = {"dvc.yaml": {**doc, "stages": root}}
     for path, stages in areas.items():
-        uses_params = any("params" in body.get("do", body) for body in stages.values())
+        uses_params = any(reads_params(body.get("do", body)["cmd"]) for body in stages.values())
         files[path] = {**({"vars": [f"{WDIR}/params.yaml"]} if uses_params else {}),
                        "stages": stages}
     return files
