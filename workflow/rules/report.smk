@@ -59,7 +59,9 @@ rule report_provenance:
         code=code("report-provenance"),
     output:
         report(
-            "results/report/pages/provenance.html",
+            # beside the table pages, not among them: results/report/pages/ is then all
+            # report-table's, one directory output of its DVC stage (issue 19)
+            "results/report/provenance.html",
             caption=f"{REPORT_CAPTIONS}/provenance.rst",
             category="Provenance",
             subcategory="Signatures, parameters, sources",
