@@ -155,9 +155,10 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                            suffixes, from_references=frozenset({ORACLE}))
         if any(j.predictions is None for j in jobs) and references is None:
             raise click.UsageError(f"system {ORACLE!r} needs --references")
-    resources = EvalResources.from_tables(
+    resources = EvalResources.from_tables(  # prepared inputs hold the gold states they use
         read_table(eval_goals, "eval_goals"), read_table(booked_domains, "booked_domains"),
-        read_table(gold_states, "gold_states"), read_table(turn_domains, "turn_domains"))
+        None if inputs_dir else read_table(gold_states, "gold_states"),
+        read_table(turn_domains, "turn_domains"))
     db = VenueDatabase.from_files(
         {"restaurant": restaurant_db, "hotel": hotel_db, "attraction": attraction_db,
          "train": train_db}, matching=inform.matching, threshold=inform.fuzzy_threshold,

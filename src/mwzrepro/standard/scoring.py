@@ -72,16 +72,17 @@ class EvalResources:
 
     @classmethod
     def from_tables(cls, eval_goals: pd.DataFrame, booked_domains: pd.DataFrame,
-                    gold_states: pd.DataFrame,
+                    gold_states: pd.DataFrame | None,
                     turn_domains: pd.DataFrame | None = None) -> EvalResources:
         """Build from the ``eval_goals``, ``booked_domains``, ``gold_states`` and (optional)
-        ``turn_domains`` tables of the ``goals`` phase.
+        ``turn_domains`` tables of the ``goals`` phase (``gold_states`` None: no gold states,
+        for scoring prepared dialogues, :func:`score_prepared`).
 
         Raises:
             InputError: a table's turns of a dialogue are not 0..n-1.
         """
         return cls(eval_goals_to_dict(eval_goals), booked_domains_to_dict(booked_domains),
-                   gold_states_to_dict(gold_states),
+                   {} if gold_states is None else gold_states_to_dict(gold_states),
                    None if turn_domains is None else booked_domains_to_dict(turn_domains))
 
 

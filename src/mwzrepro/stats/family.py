@@ -78,9 +78,10 @@ def _success(success_dir: Path, systems: Sequence[str]) -> tuple[Stats, Sigs]:
         dial_file = success_dir / f"{system}.dialogues.parquet"
         table = read_table(dial_file, "success_dialogues")
         meta = read_metadata(dial_file).get("signatures", {})
+        totals = table[table["domain"] == "total"]  # the rows success_stats reads
         for m in keys:
             sig = meta.get(f"{m.metric}/{m.setting}", "")
-            stats[m.key].append(success_stats(table, m.setting, m.metric, system, sig))
+            stats[m.key].append(success_stats(totals, m.setting, m.metric, system, sig))
             sigs[m.key].append(sig)
     return stats, sigs
 
