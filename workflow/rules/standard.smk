@@ -18,8 +18,10 @@ SUCCESS_SYSTEMS = SYSTEMS + ["oracle"]
 # Options of success-inputs: params.yaml blocks `inform` (but its fuzzy_threshold, which only
 # score-success reads) and `standard` (the placeholder vocabulary is applied where responses
 # are normalized, rule `predictions`).
-INPUTS_OPTIONS = (f"{options('inform', exclude=('fuzzy_threshold',))} "
-                  f"{options('standard', exclude=('placeholders',))}")
+INPUTS_OPTIONS = (
+    f"{options('inform', exclude=('fuzzy_threshold',))} "
+    f"{options('standard', exclude=('placeholders',))}"
+)
 # Options of tables-trace (both blocks, like score-success before its split).
 SUCCESS_OPTIONS = f"{options('inform')} {options('standard', exclude=('placeholders',))}"
 
@@ -55,8 +57,7 @@ rule success_inputs:
         references="data/interim/{version}/test/references.parquet",
         code=code("success-inputs"),
     output:
-        expand("data/interim/success_inputs/{{version}}/{system}.parquet",
-               system=SUCCESS_SYSTEMS),
+        expand("data/interim/success_inputs/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS),
     log:
         "logs/success-inputs/{version}.log",
     conda:

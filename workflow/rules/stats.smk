@@ -17,13 +17,16 @@ STATS_FAMILIES = list(dict.fromkeys(m.source for m in METRICS))
 STATS_FAMILY_INPUTS = {
     "bleu": [
         *expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
-        *expand("results/scores/bleu/{version}/{system}.parquet", version=VERSIONS,
-                system=SYSTEMS),
+        *expand("results/scores/bleu/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS),
     ],
-    "success": expand("results/scores/success/{version}/{system}.dialogues.parquet",
-                      version=VERSIONS, system=SYSTEMS),
-    "dst": expand("results/scores/dst/{version}/{system}.parquet", version=VERSIONS,
-                  system=SYSTEMS),
+    "success": expand(
+        "results/scores/success/{version}/{system}.dialogues.parquet",
+        version=VERSIONS,
+        system=SYSTEMS,
+    ),
+    "dst": expand(
+        "results/scores/dst/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS
+    ),
 }
 STATS_FAMILY_DIRS = {
     "bleu": "--predictions-dir data/interim/predictions "
@@ -47,8 +50,7 @@ for _family in STATS_FAMILIES:
             scores=STATS_FAMILY_INPUTS[_family],
             code=code("stats-resample"),
         output:
-            replicates=expand(f"data/interim/stats/{{version}}/{_family}.parquet",
-                              version=VERSIONS),
+            replicates=expand(f"data/interim/stats/{{version}}/{_family}.parquet", version=VERSIONS),
             sig=expand(
                 "results/tables/stats_significance_{version}_{f}{e}",
                 version=VERSIONS,
@@ -87,14 +89,21 @@ for _family in STATS_FAMILIES:
 # Every version's intervals in one job (one process start-up).
 rule stats_bootstrap:
     input:
-        replicates=expand("data/interim/stats/{version}/{family}.parquet", version=VERSIONS,
-                          family=STATS_FAMILIES),
+        replicates=expand(
+            "data/interim/stats/{version}/{family}.parquet",
+            version=VERSIONS,
+            family=STATS_FAMILIES,
+        ),
         code=code("stats-bootstrap"),
     output:
-        ci=expand("results/tables/stats_ci_{version}{e}", version=VERSIONS,
-                  e=[".md", ".csv", ".tex"]),
-        adjacent=expand("results/tables/stats_adjacent_{version}{e}", version=VERSIONS,
-                        e=[".md", ".csv", ".tex"]),
+        ci=expand(
+            "results/tables/stats_ci_{version}{e}", version=VERSIONS, e=[".md", ".csv", ".tex"]
+        ),
+        adjacent=expand(
+            "results/tables/stats_adjacent_{version}{e}",
+            version=VERSIONS,
+            e=[".md", ".csv", ".tex"],
+        ),
         pairs=expand("results/tables/stats_pairs_{version}.csv", version=VERSIONS),
         metrics=expand("results/metrics/stats_{version}.json", version=VERSIONS),
     log:

@@ -22,10 +22,15 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import (  # models by name: loading this module imports no pydantic
+    INFORM_PARAMS,
+    RICHNESS_PARAMS,
+    STANDARD_PARAMS,
+    log_option,
+    setup_logging,
+)
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH, system_jobs, systems_options
 from mwzrepro.core.params import click_options, from_options
-from mwzrepro.standard.params import InformParams, RichnessParams, StandardParams
 
 #: The venue database files, one option each (spec §5.1).
 _DB_OPTIONS = ("restaurant", "hotel", "attraction", "train")
@@ -94,8 +99,8 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
 @click.option("--turn-domains", type=IN_FILE, required=True,
               help="turn_domains.parquet (ground-truth active domains, optimistic setting).")
 @_db_options
-@click_options(InformParams)
-@click_options(StandardParams, exclude=("placeholders",))
+@click_options(INFORM_PARAMS)
+@click_options(STANDARD_PARAMS, exclude=("placeholders",))
 @systems_options
 @click.option("--references", type=IN_FILE, default=None,
               help="references.parquet: the reference corpus scored as system 'oracle'.")
@@ -137,7 +142,9 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     from mwzrepro.standard.success_inputs import TABLE, prepared_from_table
 
     log = setup_logging(log_file)
-    inform = from_options(InformParams, params, "inform")
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
+
+    inform = from_options(INFORM_PARAMS, params, "inform")
     standard = from_options(StandardParams, params, "standard")
     outputs = {"out": out, "out_dialogues": out_dialogues}
     suffixes = {"out": ".parquet", "out_dialogues": ".dialogues.parquet"}
@@ -214,8 +221,8 @@ def _write_success(result: Any, vocabulary: str | None, outputs: dict[str, Path]
 @click.command("success-inputs")
 @click.option("--version", "version", required=True, help="Dataset version of the resources.")
 @click.option("--gold-states", type=IN_FILE, required=True, help="gold_states.parquet")
-@click_options(InformParams, exclude=("fuzzy_threshold",))
-@click_options(StandardParams, exclude=("placeholders",))
+@click_options(INFORM_PARAMS, exclude=("fuzzy_threshold",))
+@click_options(STANDARD_PARAMS, exclude=("placeholders",))
 @systems_options
 @click.option("--references", type=IN_FILE, required=True,
               help="references.parquet: the reference corpus, prepared as system 'oracle'.")
@@ -235,7 +242,9 @@ def success_inputs(version: str, gold_states: Path, systems: tuple[str, ...],
     from mwzrepro.standard.success_inputs import TABLE, inputs_metadata, inputs_table
 
     log = setup_logging(log_file)
-    inform = from_options(InformParams, params, "inform")
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
+
+    inform = from_options(INFORM_PARAMS, params, "inform")
     standard = from_options(StandardParams, params, "standard")
     jobs = system_jobs(systems, None, None, predictions_dir, {"out": None}, out_dir,
                        {"out": ".parquet"}, from_references=frozenset({ORACLE}))
@@ -270,7 +279,7 @@ def success_inputs(version: str, gold_states: Path, systems: tuple[str, ...],
 
 
 @click.command("score-richness")
-@click_options(RichnessParams)
+@click_options(RICHNESS_PARAMS)
 @systems_options
 @click.option("--predictions", type=IN_FILE, default=None,
               help="predictions.parquet (one system).")
@@ -294,7 +303,7 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
     from mwzrepro.standard.scoring import score_richness
 
     log = setup_logging(log_file)
-    richness = from_options(RichnessParams, params, "richness")
+    richness = from_options(RICHNESS_PARAMS, params, "richness")
     if references is not None:
         if predictions is not None or predictions_dir is not None or out_dir is not None:
             raise click.UsageError("--references scores one corpus: give --out, not "
