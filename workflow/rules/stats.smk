@@ -76,6 +76,7 @@ for _family in STATS_FAMILIES:
             dirs=STATS_FAMILY_DIRS[_family],
             systems=STATS_SYSTEMS,
             versions=STATS_VERSIONS,
+            version_list=VERSIONS,  # for the heat maps' report caption
             references=" ".join(f"--references {p}" for p in STATS_REFERENCES),
             outs=" ".join(f"--out data/interim/stats/{v}/{_family}.parquet" for v in VERSIONS),
             args=options("stats"),
