@@ -114,7 +114,8 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
 @click.option("--inputs-dir", type=IN_DIR, default=None,
               help="success-inputs output of this version: scores each --system (the oracle "
               "included) from <dir>/<system>.parquet instead of --predictions-dir and "
-              "--references (same files; needs --out-dir).")
+              "--references (same files; needs --out-dir). The inputs carry the "
+              "standard.* settings they were prepared with; --matching must be theirs.")
 @log_option
 def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_states: Path,
                   turn_domains: Path, restaurant_db: Path, hotel_db: Path,
