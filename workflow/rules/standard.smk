@@ -1,7 +1,9 @@
 # Rules of the standard area: the reference evaluator's Inform/Success (standard and
 # optimistic settings), lexical richness and state metrics (spec-standard-evaluation).
 #   goals                      evaluator resources per dataset (version, split)
-#   score-success              per version: every system and the references ("oracle"), one
+#   success-inputs             per version: every system and the references ("oracle")
+#                              prepared, coverage and state metrics (no fuzzy threshold)
+#   score-success              per version: Inform/Success of every prepared system, one
 #                              process, one pair of files per system
 #   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
@@ -13,8 +15,14 @@ STANDARD_DB = {
     "train": raw("mwzeval-database-train-db"),
 }
 SUCCESS_SYSTEMS = SYSTEMS + ["oracle"]
-# Options of score-success (params.yaml blocks `inform` and `standard`; the placeholder
-# vocabulary is applied where responses are normalized, rule `predictions`).
+# Options of success-inputs: params.yaml blocks `inform` (but its fuzzy_threshold, which only
+# score-success reads) and `standard` (the placeholder vocabulary is applied where responses
+# are normalized, rule `predictions`).
+INPUTS_OPTIONS = (
+    f"{options('inform', exclude=('fuzzy_threshold',))} "
+    f"{options('standard', exclude=('placeholders',))}"
+)
+# Options of tables-trace (both blocks, like score-success before its split).
 SUCCESS_OPTIONS = f"{options('inform')} {options('standard', exclude=('placeholders',))}"
 
 
@@ -38,13 +46,37 @@ rule goals:
         " --out-dir data/interim/{wildcards.version}/{wildcards.split} --log {log}"
 
 
+# Everything of score-success that does not depend on inform.fuzzy_threshold (preparation,
+# coverage, §13 state metrics), once per version (mwzrepro.standard.success_inputs): a
+# threshold change reruns score_success only.
+rule success_inputs:
+    input:
+        gold_states="data/interim/{version}/test/gold_states.parquet",
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
+        references="data/interim/{version}/test/references.parquet",
+        code=code("success-inputs"),
+    output:
+        expand("data/interim/success_inputs/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS),
+    log:
+        "logs/success-inputs/{version}.log",
+    conda:
+        ENV
+    params:
+        systems=" ".join(f"--system {s}" for s in SUCCESS_SYSTEMS),
+        options=INPUTS_OPTIONS,
+    shell:
+        "mwzrepro success-inputs --version {wildcards.version}"
+        " --gold-states {input.gold_states} {params.options} {params.systems}"
+        " --references {input.references} --predictions-dir data/interim/predictions"
+        " --out-dir data/interim/success_inputs/{wildcards.version} --log {log}"
+
+
 rule score_success:
     input:
         **{t: f"data/interim/{{version}}/test/{t}.parquet" for t in EVAL_TABLES},
         **{f"db_{d}": p for d, p in STANDARD_DB.items()},
-        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
-        coverage=expand("data/interim/predictions/{system}.coverage.parquet", system=SYSTEMS),
-        references="data/interim/{version}/test/references.parquet",
+        inputs=rules.success_inputs.output,
         code=code("score-success"),
     output:
         scores=expand("results/scores/success/{{version}}/{system}.parquet", system=SUCCESS_SYSTEMS),
@@ -58,15 +90,15 @@ rule score_success:
         ENV
     params:
         systems=" ".join(f"--system {s}" for s in SUCCESS_SYSTEMS),
-        options=SUCCESS_OPTIONS,
+        options=options("inform"),
     shell:
         "mwzrepro score-success --version {wildcards.version}"
         " --eval-goals {input.eval_goals} --booked-domains {input.booked_domains}"
         " --gold-states {input.gold_states} --turn-domains {input.turn_domains}"
         " --restaurant-db {input.db_restaurant} --hotel-db {input.db_hotel}"
         " --attraction-db {input.db_attraction} --train-db {input.db_train}"
-        " {params.options} {params.systems} --references {input.references}"
-        " --predictions-dir data/interim/predictions"
+        " {params.options} {params.systems}"
+        " --inputs-dir data/interim/success_inputs/{wildcards.version}"
         " --out-dir results/scores/success/{wildcards.version} --log {log}"
 
 

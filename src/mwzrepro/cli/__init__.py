@@ -55,6 +55,7 @@ COMMANDS: dict[str, str] = {
     "stats-compare": "mwzrepro.cli.stats:stats_compare",
     "stats-ranking": "mwzrepro.cli.stats:stats_ranking",
     "stats-resample": "mwzrepro.cli.stats:stats_resample",
+    "success-inputs": "mwzrepro.cli.standard:success_inputs",
     "sync": "mwzrepro.cli.workflow:sync",
     "tables-bias": "mwzrepro.cli.bias:tables_bias",
     "tables-bleu": "mwzrepro.cli.bleu:tables_bleu",

@@ -7,6 +7,13 @@ from pathlib import Path
 
 import click
 
+# The standard evaluation's parameter models by name: their options and validated defaults
+# come from the generated mwzrepro.core.params_table (no pydantic import unless a value
+# differs from its default; mwzrepro.core.params_defaults).
+INFORM_PARAMS = "mwzrepro.standard.params:InformParams"
+STANDARD_PARAMS = "mwzrepro.standard.params:StandardParams"
+RICHNESS_PARAMS = "mwzrepro.standard.params:RichnessParams"
+
 #: ``--log FILE``: append this command's log lines to FILE (Snakemake/DVC pass logs/<...>.log).
 log_option = click.option(
     "--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -17,15 +17,14 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import setup_logging
+from mwzrepro.cli.options import (
+    INFORM_PARAMS,
+    RICHNESS_PARAMS,
+    STANDARD_PARAMS,
+    setup_logging,
+)
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
-
-# The parameter models by name: their options and validated defaults come from the generated
-# mwzrepro.core.params_table (no pydantic import unless a value differs from its default).
-INFORM_PARAMS = "mwzrepro.standard.params:InformParams"
-STANDARD_PARAMS = "mwzrepro.standard.params:StandardParams"
-RICHNESS_PARAMS = "mwzrepro.standard.params:RichnessParams"
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)

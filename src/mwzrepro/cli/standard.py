@@ -22,10 +22,15 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import (  # models by name: loading this module imports no pydantic
+    INFORM_PARAMS,
+    RICHNESS_PARAMS,
+    STANDARD_PARAMS,
+    log_option,
+    setup_logging,
+)
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH, system_jobs, systems_options
 from mwzrepro.core.params import click_options, from_options
-from mwzrepro.standard.params import InformParams, RichnessParams, StandardParams
 
 #: The venue database files, one option each (spec §5.1).
 _DB_OPTIONS = ("restaurant", "hotel", "attraction", "train")
@@ -94,8 +99,8 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
 @click.option("--turn-domains", type=IN_FILE, required=True,
               help="turn_domains.parquet (ground-truth active domains, optimistic setting).")
 @_db_options
-@click_options(InformParams)
-@click_options(StandardParams, exclude=("placeholders",))
+@click_options(INFORM_PARAMS)
+@click_options(STANDARD_PARAMS, exclude=("placeholders",))
 @systems_options
 @click.option("--references", type=IN_FILE, default=None,
               help="references.parquet: the reference corpus scored as system 'oracle'.")
@@ -106,43 +111,62 @@ def goals(dialogues: Path, goals_file: Path, booked: Path, states: Path, acts: P
 @click.option("--out", type=PATH, default=None, help="scores Parquet to write (one system).")
 @click.option("--out-dialogues", type=PATH, default=None,
               help="success_dialogues Parquet to write (one system; per dialogue and domain).")
+@click.option("--inputs-dir", type=IN_DIR, default=None,
+              help="success-inputs output of this version: scores each --system (the oracle "
+              "included) from <dir>/<system>.parquet instead of --predictions-dir and "
+              "--references (same files; needs --out-dir). The inputs carry the "
+              "standard.* settings they were prepared with; --matching must be theirs.")
 @log_option
 def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_states: Path,
                   turn_domains: Path, restaurant_db: Path, hotel_db: Path,
                   attraction_db: Path, train_db: Path, verify_db: bool, systems: tuple[str, ...],
                   predictions_dir: Path | None, out_dir: Path | None, references: Path | None,
                   predictions: Path | None, coverage: Path | None, out: Path | None,
-                  out_dialogues: Path | None, log_file: Path | None, **params: Any) -> None:
+                  out_dialogues: Path | None, inputs_dir: Path | None, log_file: Path | None,
+                  **params: Any) -> None:
     """Inform/Success (standard and optimistic) of systems on one version; §13 state metrics
     when a system's own states are used. The system ``oracle`` is the reference corpus
-    (--references). Resources and the venue database are loaded once for all systems."""
+    (--references). Resources and the venue database are loaded once for all systems; with
+    --inputs-dir the systems come prepared by success-inputs (only Inform/Success is
+    computed here)."""
     from mwzrepro.core.gc_pause import paused_gc
-    from mwzrepro.core.io import load_writer, read_metadata, read_table, write_table
-    from mwzrepro.core.placeholders import stamp_scores
+    from mwzrepro.core.io import load_writer, read_metadata, read_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
     from mwzrepro.standard.scoring import (
         ORACLE,
         EvalResources,
         expected_from_coverage,
+        score_prepared,
         score_success,
     )
+    from mwzrepro.standard.success_inputs import TABLE, prepared_from_table
 
     log = setup_logging(log_file)
-    inform = from_options(InformParams, params, "inform")
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
+
+    inform = from_options(INFORM_PARAMS, params, "inform")
     standard = from_options(StandardParams, params, "standard")
-    single = out_dir is None and predictions_dir is None
-    if single and (predictions is None) == (references is None):
-        raise click.UsageError("give exactly one of --predictions and --references")
-    jobs = system_jobs(systems, predictions, coverage, predictions_dir,
-                       {"out": out, "out_dialogues": out_dialogues}, out_dir,
-                       {"out": ".parquet", "out_dialogues": ".dialogues.parquet"},
-                       from_references=frozenset({ORACLE}))
-    if any(j.predictions is None for j in jobs) and references is None:
-        raise click.UsageError(f"system {ORACLE!r} needs --references")
-    resources = EvalResources.from_tables(
+    outputs = {"out": out, "out_dialogues": out_dialogues}
+    suffixes = {"out": ".parquet", "out_dialogues": ".dialogues.parquet"}
+    if inputs_dir is not None:
+        if predictions_dir is not None or references is not None or out_dir is None:
+            raise click.UsageError("--inputs-dir needs --out-dir, without --predictions-dir "
+                                   "and --references")
+        jobs = system_jobs(systems, None, None, inputs_dir, outputs, out_dir, suffixes,
+                           with_coverage=False)
+    else:
+        single = out_dir is None and predictions_dir is None
+        if single and (predictions is None) == (references is None):
+            raise click.UsageError("give exactly one of --predictions and --references")
+        jobs = system_jobs(systems, predictions, coverage, predictions_dir, outputs, out_dir,
+                           suffixes, from_references=frozenset({ORACLE}))
+        if any(j.predictions is None for j in jobs) and references is None:
+            raise click.UsageError(f"system {ORACLE!r} needs --references")
+    resources = EvalResources.from_tables(  # prepared inputs hold the gold states they use
         read_table(eval_goals, "eval_goals"), read_table(booked_domains, "booked_domains"),
-        read_table(gold_states, "gold_states"), read_table(turn_domains, "turn_domains"))
+        None if inputs_dir else read_table(gold_states, "gold_states"),
+        read_table(turn_domains, "turn_domains"))
     db = VenueDatabase.from_files(
         {"restaurant": restaurant_db, "hotel": hotel_db, "attraction": attraction_db,
          "train": train_db}, matching=inform.matching, threshold=inform.fuzzy_threshold,
@@ -150,6 +174,14 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     refs = read_table(references, "references") if references is not None else None
 
     def score_job(job: Any) -> str:
+        if inputs_dir is not None:  # prepared by success-inputs
+            meta = read_metadata(job.predictions)
+            prep, rows = prepared_from_table(read_table(job.predictions, TABLE), meta,
+                                             inform.matching, where=str(job.predictions))
+            with paused_gc():  # see mwzrepro.core.gc_pause
+                result = score_prepared(job.system, version, prep, rows, resources, db,
+                                        inform)
+            return _write_success(result, meta.get("placeholders"), job.outputs)
         if job.predictions is not None:
             kwargs: dict[str, Any] = {"predictions": read_table(job.predictions, "predictions"),
                                       "where": job.predictions.name}
@@ -162,11 +194,7 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                                    **kwargs)
         vocabulary = (read_metadata(job.predictions).get("placeholders")
                       if job.predictions is not None else None)
-        scores, meta = stamp_scores(result.scores, result.metadata, vocabulary)
-        write_table(scores, job.outputs["out"], "scores", meta)
-        write_table(result.per_dialogue, job.outputs["out_dialogues"], "success_dialogues",
-                    meta)
-        return result.summary
+        return _write_success(result, vocabulary, job.outputs)
 
     # Systems are independent (read-only resources and database): one per core, forked after
     # the resources and the table writer are loaded; the same bytes as one process
@@ -176,11 +204,83 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
         log.info("%s", summary)
 
 
+def _write_success(result: Any, vocabulary: str | None, outputs: dict[str, Path]) -> str:
+    """Write one system's ``scores`` and ``success_dialogues`` (the placeholder vocabulary's
+    signature field added); its log line."""
+    from mwzrepro.core.io import write_table
+    from mwzrepro.core.placeholders import stamp_scores
+
+    scores, meta = stamp_scores(result.scores, result.metadata, vocabulary)
+    write_table(scores, outputs["out"], "scores", meta)
+    write_table(result.per_dialogue, outputs["out_dialogues"], "success_dialogues", meta)
+    return result.summary
+
+
+# --- success-inputs --------------------------------------------------------------------------
+
+
+@click.command("success-inputs")
+@click.option("--version", "version", required=True, help="Dataset version of the resources.")
+@click.option("--gold-states", type=IN_FILE, required=True, help="gold_states.parquet")
+@click_options(INFORM_PARAMS, exclude=("fuzzy_threshold",))
+@click_options(STANDARD_PARAMS, exclude=("placeholders",))
+@systems_options
+@click.option("--references", type=IN_FILE, required=True,
+              help="references.parquet: the reference corpus, prepared as system 'oracle'.")
+@log_option
+def success_inputs(version: str, gold_states: Path, systems: tuple[str, ...],
+                   predictions_dir: Path | None, out_dir: Path | None, references: Path,
+                   log_file: Path | None, **params: Any) -> None:
+    """What score-success computes of each system without the fuzzy threshold — prepared
+    dialogues, coverage and §13 state metrics — as <out-dir>/<system>.parquet
+    (mwzrepro.standard.success_inputs), for ``score-success --inputs-dir``."""
+    from mwzrepro.core.gc_pause import paused_gc
+    from mwzrepro.core.io import load_writer, read_metadata, read_table, write_table
+    from mwzrepro.core.workers import fork_map
+    from mwzrepro.standard.gold_states import gold_states_to_dict
+    from mwzrepro.standard.scoring import ORACLE, EvalResources, expected_from_coverage
+    from mwzrepro.standard.scoring import success_inputs as prepare
+    from mwzrepro.standard.success_inputs import TABLE, inputs_metadata, inputs_table
+
+    log = setup_logging(log_file)
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
+
+    inform = from_options(INFORM_PARAMS, params, "inform")
+    standard = from_options(StandardParams, params, "standard")
+    jobs = system_jobs(systems, None, None, predictions_dir, {"out": None}, out_dir,
+                       {"out": ".parquet"}, from_references=frozenset({ORACLE}))
+    resources = EvalResources({}, {}, gold_states_to_dict(read_table(gold_states,
+                                                                     "gold_states")))
+    refs = read_table(references, "references")
+
+    def prepare_job(job: Any) -> str:
+        if job.predictions is not None:
+            kwargs: dict[str, Any] = {"predictions": read_table(job.predictions,
+                                                                "predictions"),
+                                      "where": job.predictions.name}
+            if job.coverage is not None:
+                kwargs["expected"] = expected_from_coverage(read_table(job.coverage,
+                                                                       "coverage"))
+            vocabulary = read_metadata(job.predictions).get("placeholders")
+        else:
+            kwargs, vocabulary = {"references": refs, "where": references.name}, None
+        with paused_gc():
+            prep, rows = prepare(job.system, version, resources, inform.matching, standard,
+                                 **kwargs)
+        write_table(inputs_table(prep), job.outputs["out"], TABLE,
+                    inputs_metadata(prep, rows, inform.matching, vocabulary))
+        return f"{job.system} on {version}: {len(prep.dialogues)} dialogues prepared"
+
+    load_writer()
+    for line in fork_map(prepare_job, jobs):
+        log.info("%s", line)
+
+
 # --- score-richness --------------------------------------------------------------------------
 
 
 @click.command("score-richness")
-@click_options(RichnessParams)
+@click_options(RICHNESS_PARAMS)
 @systems_options
 @click.option("--predictions", type=IN_FILE, default=None,
               help="predictions.parquet (one system).")
@@ -204,7 +304,7 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
     from mwzrepro.standard.scoring import score_richness
 
     log = setup_logging(log_file)
-    richness = from_options(RichnessParams, params, "richness")
+    richness = from_options(RICHNESS_PARAMS, params, "richness")
     if references is not None:
         if predictions is not None or predictions_dir is not None or out_dir is not None:
             raise click.UsageError("--references scores one corpus: give --out, not "
@@ -293,4 +393,4 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     log.info("tables-standard: %d versions x %d systems", len(vers), len(syss))
 
 
-COMMANDS = [goals, score_success, score_richness, tables_standard]
+COMMANDS = [goals, success_inputs, score_success, score_richness, tables_standard]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -74,41 +75,62 @@ def _systems(bleu_dir: Path, chosen: tuple[str, ...]) -> list[str]:
     return found
 
 
+def _per_version(versions: tuple[str, ...], **options: tuple[Any, ...]) -> None:
+    """Check that each per-version option is given once per ``--version`` (or not at all).
+
+    Raises:
+        click.UsageError: an option given another number of times.
+    """
+    for name, values in options.items():
+        if values and len(values) != len(versions):
+            raise click.UsageError(f"--{name} is given {len(values)} times for "
+                                   f"{len(versions)} --version; give it once per version")
+    if len(set(versions)) != len(versions):
+        raise click.UsageError(f"a --version is given twice: {', '.join(versions)}")
+
+
 @click.command("stats-resample")
-@click.option("--version", "version", required=True, help="Dataset version (mwz21).")
+@click.option("--version", "versions", multiple=True, required=True,
+              help="Dataset version (mwz21); repeatable: one process resamples several "
+              "versions, and every per-version option is given once per --version, in the "
+              "same order.")
 @click.option("--family", type=click.Choice(["bleu", "success", "dst"]), required=True,
               help="Metric family: bleu (BLEU), success (Inform/Success, both settings) or "
               "dst (JGA, FGA).")
-@click.option("--references", type=IN_FILE, required=True,
+@click.option("--references", type=IN_FILE, multiple=True, required=True,
               help="data/interim/<version>/test/references.parquet (defines the test "
-              "dialogues and the BLEU references).")
+              "dialogues and the BLEU references); per version.")
 @click.option("--system", "systems", multiple=True, required=True,
               help="A system (repeatable).")
 @click.option("--predictions-dir", type=IN_DIR, default=None,
               help="bleu: directory with <system>.parquet prediction tables.")
-@click.option("--bleu-dir", type=IN_DIR, default=None,
-              help="bleu: results/scores/bleu/<version> (<system>.parquet).")
-@click.option("--success-dir", type=IN_DIR, default=None,
-              help="success: results/scores/success/<version> (<system>.dialogues.parquet).")
-@click.option("--dst-dir", type=IN_DIR, default=None,
-              help="dst: results/scores/dst/<version> (<system>.parquet per-turn DST).")
+@click.option("--bleu-dir", type=IN_DIR, multiple=True,
+              help="bleu: results/scores/bleu/<version> (<system>.parquet); per version.")
+@click.option("--success-dir", type=IN_DIR, multiple=True,
+              help="success: results/scores/success/<version> (<system>.dialogues.parquet); "
+              "per version.")
+@click.option("--dst-dir", type=IN_DIR, multiple=True,
+              help="dst: results/scores/dst/<version> (<system>.parquet per-turn DST); per "
+              "version.")
 @click_options(StatsParams)
-@click.option("--out", type=PATH, required=True,
-              help="stats_replicates Parquet to write (each figure on every resample).")
+@click.option("--out", type=PATH, multiple=True, required=True,
+              help="stats_replicates Parquet to write (each figure on every resample); per "
+              "version.")
 @click.option("--tables-dir", type=PATH, required=True,
               help="Writes stats_significance_<v>_<figure> (.md/.csv/.tex) of the family's "
               "figures.")
 @click.option("--plots-dir", type=PATH, required=True,
               help="Writes stats_significance_<v>_<figure>.svg heat maps of its figures.")
 @log_option
-def stats_resample(version: str, family: str, references: Path, systems: tuple[str, ...],
-                   predictions_dir: Path | None, bleu_dir: Path | None,
-                   success_dir: Path | None, dst_dir: Path | None, out: Path,
-                   tables_dir: Path, plots_dir: Path, log_file: Path | None,
-                   **kw: Any) -> None:
-    """One metric family's figures on the version's shared bootstrap resamples, for every
+def stats_resample(versions: tuple[str, ...], family: str, references: tuple[Path, ...],
+                   systems: tuple[str, ...], predictions_dir: Path | None,
+                   bleu_dir: tuple[Path, ...], success_dir: tuple[Path, ...],
+                   dst_dir: tuple[Path, ...], out: tuple[Path, ...], tables_dir: Path,
+                   plots_dir: Path, log_file: Path | None, **kw: Any) -> None:
+    """One metric family's figures on each version's shared bootstrap resamples, for every
     system, and their pairwise significance tables and heat maps (the rest is
-    stats-bootstrap's; an Inform/Success change resamples only that family)."""
+    stats-bootstrap's; an Inform/Success change resamples only that family). The versions
+    share one process: its imports and its workers drawing every heat map."""
     from mwzrepro.core.io import read_table
     from mwzrepro.stats.bootstrap import Resampler
     from mwzrepro.stats.catalog import METRICS
@@ -117,64 +139,96 @@ def stats_resample(version: str, family: str, references: Path, systems: tuple[s
 
     log = setup_logging(log_file)
     params = from_options(StatsParams, kw, "stats")
-    refs = read_table(references, "references")
-    stats, sigs = load_family(family, sorted(set(systems)), params, references=refs,
-                              predictions_dir=predictions_dir, bleu_dir=bleu_dir,
-                              success_dir=success_dir, dst_dir=dst_dir, log=log)
-    resampler = Resampler.from_params(refs["dialogue_id"], params)
-    results = family_replicates(stats, resampler, params.confidence)
+    _per_version(versions, references=references, out=out, **{
+        "bleu-dir": bleu_dir, "success-dir": success_dir, "dst-dir": dst_dir})
     keys = [m.key for m in METRICS if m.source == family]
-    _write_sheets(significance_sheets(version, results, sigs, params, keys), version,
-                  tables_dir, plots_dir,
-                  lambda: write_replicates(out, version, family, results, sigs,
-                                           len(resampler.dialogue_ids)))
-    log.info("stats %s %s: %d figures resampled", version, family, len(results))
+    writers: list[Any] = []
+    sheets: dict[str, dict] = {}
+    for i, version in enumerate(versions):
+        refs = read_table(references[i], "references")
+        stats, sigs = load_family(
+            family, sorted(set(systems)), params, references=refs,
+            predictions_dir=predictions_dir, bleu_dir=bleu_dir[i] if bleu_dir else None,
+            success_dir=success_dir[i] if success_dir else None,
+            dst_dir=dst_dir[i] if dst_dir else None, log=log)
+        resampler = Resampler.from_params(refs["dialogue_id"], params)
+        results = family_replicates(stats, resampler, params.confidence)
+        sheets[version] = significance_sheets(version, results, sigs, params, keys)
+        writers.append(functools.partial(write_replicates, out[i], version, family, results,
+                                         sigs, len(resampler.dialogue_ids)))
+        log.info("stats %s %s: %d figures resampled", version, family, len(results))
+    _write_sheets(sheets, tables_dir, plots_dir, writers)
 
 
-def _write_sheets(sheets: dict, version: str, tables_dir: Path, plots_dir: Path,
-                  also: Any = None) -> None:
-    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet; ``also``
-    (a function of no argument) runs beside them."""
+def _write_sheets(sheets: dict[str, dict], tables_dir: Path, plots_dir: Path,
+                  also: list[Any] = ()) -> None:
+    """stats_significance_<version>_<figure>.{md,csv,tex} and .svg of each sheet of
+    ``{version: {figure: Sheet}}``; ``also`` (functions of no argument) run beside them."""
     from mwzrepro.core.tables import render_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_significance
 
-    def write_sheet(key: str | None) -> None:
-        if key is None:
-            also()
-            return
-        sheet = sheets[key]
+    def write_sheet(version: str, key: str) -> None:
+        sheet = sheets[version][key]
         stem = f"stats_significance_{version}_{key}"
         render_table(sheet.table, tables_dir / stem, sheet.title, notes=sheet.notes)
         plot_significance(sheet.tests, sheet.order, plots_dir / f"{stem}.svg", sheet.title)
 
     # the heat maps are most of the time: one per core, the other writing first beside them
-    fork_map(write_sheet, ([None] if also is not None else []) + list(sheets))
+    tasks = list(also) + [functools.partial(write_sheet, v, k)
+                          for v, by_key in sheets.items() for k in by_key]
+    fork_map(lambda task: task(), tasks)
 
 
 @click.command("stats-bootstrap")
-@click.option("--version", "version", required=True, help="Dataset version (mwz21).")
+@click.option("--version", "versions", multiple=True, required=True,
+              help="Dataset version (mwz21); repeatable (one process for several versions; "
+              "--metrics is given once per --version, in the same order).")
 @click.option("--replicates", "replicates", type=IN_FILE, multiple=True, required=True,
-              help="stats-resample output of one family (repeatable: every family).")
+              help="stats-resample output of one family and version (repeatable: every "
+              "family of every version; each file names its version).")
 @click_options(StatsParams)
 @click.option("--tables-dir", type=PATH, required=True,
               help="Writes stats_ci_<v>, stats_adjacent_<v> (.md/.csv/.tex) and "
               "stats_pairs_<v>.csv.")
-@click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
+@click.option("--metrics", type=PATH, multiple=True, required=True,
+              help="Metrics JSON to write; per version.")
 @log_option
-def stats_bootstrap(version: str, replicates: tuple[Path, ...], tables_dir: Path,
-                    metrics: Path, log_file: Path | None, **kw: Any) -> None:
+def stats_bootstrap(versions: tuple[str, ...], replicates: tuple[Path, ...], tables_dir: Path,
+                    metrics: tuple[Path, ...], log_file: Path | None, **kw: Any) -> None:
     """95 % intervals (paired bootstrap over test dialogues) of BLEU, Inform, Success (both
-    settings), JGA and FGA(λ) for every system of one version, every pair's test and the
+    settings), JGA and FGA(λ) for every system of each version, every pair's test and the
     significance of each step of each ranking, from every family's stats-resample output
     (which wrote the pairwise significance tables and heat maps)."""
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import read_metadata
+    from mwzrepro.core.tables import render_table  # noqa: F401  (loaded before the fork:
+    from mwzrepro.stats.report import version_report  # noqa: F401  the workers inherit them)
+    from mwzrepro.core.workers import fork_map
+
+    log = setup_logging(log_file)
+    params = from_options(StatsParams, kw, "stats")
+    _per_version(versions, metrics=metrics)
+    of_version = {p: read_metadata(p).get("version") for p in replicates}
+    stray = [f"{p} ({v})" for p, v in of_version.items() if v not in versions]
+    if stray:
+        raise InputError(f"replicates of no --version {', '.join(versions)}: "
+                         f"{', '.join(stray)}")
+    jobs = [(v, [p for p in replicates if of_version[p] == v], metrics[i])
+            for i, v in enumerate(versions)]
+    for lines in fork_map(lambda job: _bootstrap_version(*job, tables_dir, params), jobs):
+        for line in lines:
+            log.info("%s", line)
+
+
+def _bootstrap_version(version: str, replicates: list[Path], metrics: Path, tables_dir: Path,
+                       params: StatsParams) -> list[str]:
+    """Write stats-bootstrap's outputs of one version; its log lines."""
     from mwzrepro.core.io import write_json, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.stats.family import read_replicates
     from mwzrepro.stats.report import version_report
 
-    log = setup_logging(log_file)
-    params = from_options(StatsParams, kw, "stats")
     results, sigs, dialogues = read_replicates(replicates, version, params.confidence)
     rep = version_report(version, results, sigs, dialogues, params)
     render_table(rep.ci, tables_dir / f"stats_ci_{version}", rep.ci_title, notes=rep.ci_notes)
@@ -184,8 +238,8 @@ def stats_bootstrap(version: str, replicates: tuple[Path, ...], tables_dir: Path
                                 float_format=lambda x: repr(float(x))),
                tables_dir / f"stats_pairs_{version}.csv")
     write_json(rep.metrics, metrics)
-    for key, (sig, n) in rep.adjacent_counts.items():
-        log.info("stats %s %s: %d of %d adjacent steps significant", version, key, sig, n)
+    return [f"stats {version} {key}: {sig} of {n} adjacent steps significant"
+            for key, (sig, n) in rep.adjacent_counts.items()]
 
 
 @click.command("stats-ranking")

@@ -148,10 +148,12 @@ def read_table(path: str | os.PathLike[str], table: str) -> pd.DataFrame:
     check_arrow_schema(tbl.schema, table, where=str(path))
     if tbl.num_rows == 0:
         return empty_frame(TABLES[table])
-    df = tbl.to_pandas()
-    for name, col in TABLES[table].columns.items():
-        if col.type == "list<string>":
-            df[name] = [None if v is None else [str(x) for x in v] for v in df[name]]
+    # list<string> columns straight to Python lists (pandas would make NumPy arrays first)
+    lists = [n for n, c in TABLES[table].columns.items() if c.type == "list<string>"]
+    values = {name: tbl.column(name).to_pylist() for name in lists}
+    df = tbl.drop_columns(lists).to_pandas() if lists else tbl.to_pandas()
+    for name in lists:  # in column order, so each lands at its declared position
+        df.insert(tbl.schema.get_field_index(name), name, values[name])
     return df
 
 

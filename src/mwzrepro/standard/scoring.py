@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # the scorer builds EvalResources without pandas or pydantic
 
     from mwzrepro.standard.params import InformParams, StandardParams
 
-__all__ = ["EvalResources", "SuccessResult", "score_success", "score_richness",
+__all__ = ["EvalResources", "SuccessResult", "score_success", "success_inputs",
+           "score_prepared", "score_richness",
            "expected_from_coverage", "ORACLE", "REFERENCE"]
 
 #: System name of the reference corpus scored as a system (Inform/Success "oracle" row).
@@ -71,16 +72,17 @@ class EvalResources:
 
     @classmethod
     def from_tables(cls, eval_goals: pd.DataFrame, booked_domains: pd.DataFrame,
-                    gold_states: pd.DataFrame,
+                    gold_states: pd.DataFrame | None,
                     turn_domains: pd.DataFrame | None = None) -> EvalResources:
         """Build from the ``eval_goals``, ``booked_domains``, ``gold_states`` and (optional)
-        ``turn_domains`` tables of the ``goals`` phase.
+        ``turn_domains`` tables of the ``goals`` phase (``gold_states`` None: no gold states,
+        for scoring prepared dialogues, :func:`score_prepared`).
 
         Raises:
             InputError: a table's turns of a dialogue are not 0..n-1.
         """
         return cls(eval_goals_to_dict(eval_goals), booked_domains_to_dict(booked_domains),
-                   gold_states_to_dict(gold_states),
+                   {} if gold_states is None else gold_states_to_dict(gold_states),
                    None if turn_domains is None else booked_domains_to_dict(turn_domains))
 
 
@@ -115,7 +117,8 @@ def score_success(system: str, version: str, resources: EvalResources, database:
                   references: pd.DataFrame | None = None,
                   expected: Mapping[str, int] | None = None, where: str = "") -> SuccessResult:
     """Inform/Success of one system (``predictions``) or of the reference corpus
-    (``references``, the oracle row) on one version, spec-standard-evaluation §9–10, §13.
+    (``references``, the oracle row) on one version, spec-standard-evaluation §9–10, §13:
+    :func:`success_inputs`, then :func:`score_prepared`.
 
     The standard setting uses the system's active-domain source
     (:meth:`StandardParams.domain_source`; for the reference corpus ``auto`` means
@@ -133,6 +136,20 @@ def score_success(system: str, version: str, resources: EvalResources, database:
         InputError: see :func:`~mwzrepro.standard.inputs.prepare_predictions` and
             :func:`~mwzrepro.standard.scores.success_rows`.
     """
+    prep, rows = success_inputs(system, version, resources, inform.matching, standard,
+                                predictions, references, expected, where)
+    return score_prepared(system, version, prep, rows, resources, database, inform)
+
+
+def success_inputs(system: str, version: str, resources: EvalResources, matching: str,
+                   standard: StandardParams, predictions: pd.DataFrame | None = None,
+                   references: pd.DataFrame | None = None,
+                   expected: Mapping[str, int] | None = None, where: str = ""
+                   ) -> tuple[PreparedDialogues, list[dict[str, Any]]]:
+    """What :func:`score_success` computes without the fuzzy threshold: the prepared
+    dialogues of the standard setting and the coverage and §13 state-metric ``scores`` rows
+    (:mod:`mwzrepro.standard.success_inputs`). Arguments and errors as :func:`score_success`
+    (``matching``: ``inform.matching``)."""
     if (predictions is None) == (references is None):
         raise ValueError("score_success: give exactly one of predictions and references")
     source = standard.domain_source(system)
@@ -141,24 +158,38 @@ def score_success(system: str, version: str, resources: EvalResources, database:
     else:
         prep = prepare_references(references, resources.gold,
                                   "estimated" if source == "auto" else source, where=where)
+    rows = coverage_rows(system, version, prep, expected)
+    rows += state_match_rows(system, version, prep, resources.gold, matching,
+                             standard.state_match_threshold)  # none for gold states
+    return prep, rows
+
+
+def score_prepared(system: str, version: str, prep: PreparedDialogues,
+                   rows: Sequence[Mapping[str, Any]], resources: EvalResources,
+                   database: VenueQuery, inform: InformParams) -> SuccessResult:
+    """Inform/Success of prepared dialogues in the standard setting and (with
+    ``resources.turn_domains``) the optimistic one, followed by ``rows`` (the
+    threshold-independent rows of :func:`success_inputs`). See :func:`score_success`.
+
+    Raises:
+        InputError: see :func:`~mwzrepro.standard.scores.success_rows`.
+    """
     settings: dict[str, PreparedDialogues] = {"standard": prep}
     if resources.turn_domains is not None:
         settings["optimistic"] = prep.with_domains("ground-truth", resources.turn_domains)
     matching, threshold = inform.matching, inform.fuzzy_threshold
-    rows, per_setting = success_rows(system, version, settings, resources.goals,
-                                     resources.booked, database, matching, threshold)
-    rows += coverage_rows(system, version, prep, expected)
-    rows += state_match_rows(system, version, prep, resources.gold, matching,
-                             standard.state_match_threshold)  # none for gold states
+    all_rows, per_setting = success_rows(system, version, settings, resources.goals,
+                                         resources.booked, database, matching, threshold)
+    all_rows += [dict(r) for r in rows]
     import pandas as pd
 
-    table = pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    table = pd.DataFrame(all_rows, columns=SCORE_COLUMNS)
     per_dialogue = pd.DataFrame([r for per in per_setting.values() for r in per],
                                 columns=DIALOGUE_COLUMNS)
     sigs = dict(zip(table["metric"] + "/" + table["setting"], table["signature"]))
     meta = {"signatures": dict(sorted(sigs.items())), "state_source": prep.state_source,
             "domain_source": prep.domain_source}
-    tot = {(r["metric"], r["setting"]): r["value"] for r in rows if r["key"] == "total"}
+    tot = {(r["metric"], r["setting"]): r["value"] for r in all_rows if r["key"] == "total"}
     nan = float("nan")
     summary = (
         f"{system} on {version} ({prep.state_source} states, {prep.domain_source} domains): "

@@ -10,6 +10,8 @@ table (:func:`write_replicates`); ``stats-bootstrap`` reads every family's table
 (:func:`read_replicates`) and assembles the tables, heat maps and metrics. A change that
 touches one scorer's files (``inform.fuzzy_threshold``: Inform/Success only) reruns that
 family's resampling and the assembly, not the other families'.
+One ``stats-resample`` process resamples its family on every version (each version with its
+own resamples and files): the versions share its start-up and its workers.
 
 The figures on each resample are stored as float64 (NaN where a resample misses the system)
 and the full-sample figure and signatures in the file's metadata (JSON, ``repr`` floats), so
@@ -76,9 +78,10 @@ def _success(success_dir: Path, systems: Sequence[str]) -> tuple[Stats, Sigs]:
         dial_file = success_dir / f"{system}.dialogues.parquet"
         table = read_table(dial_file, "success_dialogues")
         meta = read_metadata(dial_file).get("signatures", {})
+        totals = table[table["domain"] == "total"]  # the rows success_stats reads
         for m in keys:
             sig = meta.get(f"{m.metric}/{m.setting}", "")
-            stats[m.key].append(success_stats(table, m.setting, m.metric, system, sig))
+            stats[m.key].append(success_stats(totals, m.setting, m.metric, system, sig))
             sigs[m.key].append(sig)
     return stats, sigs
 

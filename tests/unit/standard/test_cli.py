@@ -389,3 +389,53 @@ def test_pipeline_placeholders_extended_reach_the_signatures(data, tmp_path):
                for v in out}
     # the restaurant POST is given only under extended (the taxi goal succeeds under both)
     assert success == {"reference": 50.0, "extended": 100.0}
+
+
+def test_success_inputs_then_score_success_gives_the_same_files(data, tmp_path):
+    """Issue 19: success-inputs prepares every system once (no fuzzy threshold) and
+    score-success --inputs-dir scores from it: the same bytes as scoring the predictions,
+    for a system with its own states (one slot with alternatives), one scored on gold states
+    and the oracle; the inputs hold the threshold-independent rows, not the Inform ones."""
+    base = data / "interim" / "mini" / "test"
+    turns = expected_turns(read_table(base / "turns.parquet", "turns"))
+    pdir = tmp_path / "predictions"
+    alts = json.loads(json.dumps(PREDICTIONS))
+    alts["sng9001"][0]["state"]["restaurant"]["food"] = ["chinese", "thai"]  # a NAME turn
+    no_states = {d: [{"response": t["response"]} for t in ts] for d, ts in PREDICTIONS.items()}
+    for system, doc in (("mine", alts), ("gold", no_states)):
+        preds, cov = parse_predictions(doc, turns, f"{system}.json")
+        write_table(preds, pdir / f"{system}.parquet", "predictions")
+        write_table(cov, pdir / f"{system}.coverage.parquet", "coverage")
+    systems = [a for s in ("mine", "gold", "oracle") for a in ("--system", s)]
+    res = [a for t in ("eval-goals", "booked-domains", "gold-states", "turn-domains")
+           for a in (f"--{t}", base / f"{t.replace('-', '_')}.parquet")]
+    r = invoke("score-success", "--version", "mini", *res, *DB_ARGS, *systems,
+               "--references", base / "references.parquet", "--predictions-dir", pdir,
+               "--out-dir", tmp_path / "direct")
+    assert r.exit_code == 0, r.output
+    r = invoke("success-inputs", "--version", "mini", "--gold-states",
+               base / "gold_states.parquet", *systems, "--references",
+               base / "references.parquet", "--predictions-dir", pdir,
+               "--out-dir", tmp_path / "inputs")
+    assert r.exit_code == 0, r.output
+    meta = read_metadata(tmp_path / "inputs" / "mine.parquet")
+    assert meta["state_source"] == "predicted" and meta["matching"] == "reference"
+    assert {row["metric"] for row in meta["rows"]} == {
+        "dialogues", "turns", "joint_accuracy", "slot_f1", "slot_precision", "slot_recall"}
+    inputs = read_table(tmp_path / "inputs" / "mine.parquet", "success_inputs")
+    assert '"food":["chinese","thai"]' in inputs["state"].iloc[0]
+    assert read_metadata(tmp_path / "inputs" / "gold.parquet")["state_source"] == "gold"
+    r = invoke("score-success", "--version", "mini", *res, *DB_ARGS, *systems,
+               "--inputs-dir", tmp_path / "inputs", "--out-dir", tmp_path / "prepared")
+    assert r.exit_code == 0, r.output
+    direct = sorted(p.name for p in (tmp_path / "direct").iterdir())
+    assert direct == sorted(p.name for p in (tmp_path / "prepared").iterdir())
+    assert len(direct) == 6
+    for name in direct:
+        assert (tmp_path / "direct" / name).read_bytes() == \
+            (tmp_path / "prepared" / name).read_bytes(), name
+    r = invoke("score-success", "--version", "mini", *res, *DB_ARGS, *systems,
+               "--matching", "optimal", "--inputs-dir", tmp_path / "inputs",
+               "--out-dir", tmp_path / "other")
+    assert r.exit_code != 0 and "prepared with inform.matching 'reference'" in str(
+        r.exception)

@@ -240,3 +240,47 @@ def test_stats_params_validation_and_cli_args():
     assert cli_args(StatsParams, {"seed": 3}) == (
         '--alpha "0.05" --confidence "0.95" --correction "holm" --fga-lambda "0.5" '
         '--pvalue "normal" --resamples "1000" --seed "3"')
+
+
+def test_several_versions_in_one_process_give_each_versions_files(workspace: Path,
+                                                                   tmp_path: Path):
+    """Issue 19: stats-resample and stats-bootstrap take every version in one process (each
+    per-version option once per --version); each version's files are the bytes of a run of
+    that version alone (here v2 is a copy of v1's inputs, written under its own name)."""
+    def resample(out: Path, versions: tuple[str, ...]):
+        args = [a for v in versions for a in ("--version", v)] + ["--family", "success"]
+        args += [a for _ in versions for a in ("--references", str(workspace / "refs.parquet"))]
+        args += [a for s in SYSTEMS for a in ("--system", s)]
+        args += [a for _ in versions for a in ("--success-dir", str(workspace / "success"))]
+        args += [a for v in versions for a in ("--out", str(out / "replicates" / f"{v}.parquet"))]
+        args += ["--resamples", "200", "--tables-dir", str(out / "tables"),
+                 "--plots-dir", str(out / "plots")]
+        return CliRunner().invoke(CMD["stats-resample"], args)
+
+    def bootstrap(out: Path, versions: tuple[str, ...]):
+        args = [a for v in versions for a in ("--version", v)]
+        args += [a for v in versions for a in ("--replicates",
+                                                str(out / "replicates" / f"{v}.parquet"))]
+        args += [a for v in versions for a in ("--metrics", str(out / f"stats_{v}.json"))]
+        args += ["--resamples", "200", "--tables-dir", str(out / "tables")]
+        return CliRunner().invoke(CMD["stats-bootstrap"], args)
+
+    for out, versions in ((tmp_path / "alone", ("v1",)), (tmp_path / "both", ("v1", "v2"))):
+        for run in (resample, bootstrap):
+            res = run(out, versions)
+            assert res.exit_code == 0, (res.output, res.exception)
+    alone = sorted(p.relative_to(tmp_path / "alone") for p in (tmp_path / "alone").rglob("*")
+                   if p.is_file())
+    both = {p.relative_to(tmp_path / "both") for p in (tmp_path / "both").rglob("*")
+            if p.is_file()}
+    assert len(alone) == 2 + 4 * 4 + 3 * 2 + 1  # replicates+json, 4 figures, ci/adjacent, pairs
+    assert set(alone) < both and {str(p).replace("v1", "v2") for p in alone} == {
+        str(p) for p in both - set(alone)}
+    for f in alone:
+        assert (tmp_path / "alone" / f).read_bytes() == (tmp_path / "both" / f).read_bytes(), f
+    args = ["--version", "v1", "--version", "v2", "--family", "success", "--references",
+            str(workspace / "refs.parquet"), "--system", "alpha", "--success-dir",
+            str(workspace / "success"), "--out", str(tmp_path / "x.parquet"),
+            "--tables-dir", str(tmp_path / "t"), "--plots-dir", str(tmp_path / "p")]
+    res = CliRunner().invoke(CMD["stats-resample"], args)
+    assert res.exit_code == 2 and "--references is given 1 times for 2 --version" in res.output

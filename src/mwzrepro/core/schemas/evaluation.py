@@ -77,6 +77,21 @@ TABLES: tuple[TableSpec, ...] = (
         success=Column("bool", "Inform on all domains and every requested slot given"),
     ),
     table(
+        "success_inputs",
+        "One system's Inform/Success inputs on one version, prepared once for every fuzzy "
+        "threshold (mwzrepro.standard.success_inputs; phase success-inputs): per system turn "
+        "the normalized response, the normalized state the scorer uses (predicted or gold) and "
+        "the standard setting's active domains. Sources, dialogue order, the "
+        "threshold-independent scores rows and inform.matching in metadata.",
+        ("dialogue_id", "turn"),
+        dialogue_id=DIALOGUE_ID,
+        turn=Column("int32", "system-turn index"),
+        response=Column("string", "normalized response (spec-standard-evaluation §3)"),
+        state=Column("string", "normalized state as compact JSON (key order kept; an array "
+                     "is a tuple of alternatives)"),
+        active_domains=Column("list<string>", "active domains of the standard setting"),
+    ),
+    table(
         "stats_replicates",
         "One metric family's figures of one version on every bootstrap resample "
         "(mwzrepro.stats.family; stats-resample): the figure in its unit (BLEU 0-100, rates "

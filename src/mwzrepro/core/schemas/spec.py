@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -158,11 +160,37 @@ def _list_of_strings(series: pd.Series) -> pd.Series:
     )
 
 
+@functools.lru_cache(maxsize=1)
 def load_validator() -> None:
-    """Import pandera, which :func:`validate` uses (for processes about to fork workers that
-    write tables, :func:`mwzrepro.core.io.load_writer`)."""
-    import pandera.pandas  # noqa: F401
-    import pandera.errors  # noqa: F401
+    """Import pandera, which :func:`validate` uses, and register its pandas backend (once per
+    process; a process about to fork workers that write tables calls it first, so they
+    inherit both: :func:`mwzrepro.core.io.load_writer`).
+
+    Pandera's data-synthesis strategies (``schema.strategy()``, which we never call) import
+    hypothesis when it is installed (the ``test`` extra installs it): 0.1 s, about as much
+    as the rest of pandera, in every process that writes a table. So pandera is loaded with
+    hypothesis hidden, as in an environment without it, unless the process has imported
+    hypothesis already (a test run); hypothesis stays importable afterwards.
+
+    >>> import sys
+    >>> load_validator()
+    >>> "pandera.backends.pandas.builtin_checks" in sys.modules
+    True
+    """
+    hide = "hypothesis" not in sys.modules
+    if hide:
+        sys.modules["hypothesis"] = None  # type: ignore[assignment]  # "import hypothesis" fails
+    try:
+        import pandas as pd
+        import pandera.errors  # noqa: F401
+        import pandera.pandas as pap
+
+        # the first validation registers the pandas backend (and imports its checks)
+        pap.DataFrameSchema({"x": pap.Column(str, checks=pap.Check(lambda s: s.notna()))}
+                            ).validate(pd.DataFrame({"x": ["x"]}))
+    finally:
+        if hide and sys.modules.get("hypothesis", False) is None:
+            del sys.modules["hypothesis"]
 
 
 def validate(df: pd.DataFrame, spec: TableSpec, where: str = "") -> pd.DataFrame:
@@ -182,6 +210,7 @@ def validate(df: pd.DataFrame, spec: TableSpec, where: str = "") -> pd.DataFrame
             non-nullable column has nulls, or the key is not unique (the message names
             ``where``, the column and the first offending key).
     """
+    load_validator()
     import pandera.pandas as pap
     from pandera.errors import SchemaError as PanderaSchemaError
     from pandera.errors import SchemaErrors
