@@ -24,7 +24,8 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
 2. *Patterns* (first, they win every overlap): booking references (8 letters and digits with
    at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
    phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
-   (``cb2 1uf``, ``c.b 2, 1 u.f``, ``pe29 6fl``) → ``[postcode]``; train ids (``TR7075``) →
+   (``cb2 1uf``, ``c.b 2, 1 u.f``, ``pe29 6fl``; not followed by a letter or digit, so that
+   ``cb2 3 cb2`` is no postcode and the rule stays idempotent) → ``[postcode]``; train ids (``TR7075``) →
    ``[trainid]``; clock times (``17:15``, ``5.30 pm``, ``5 pm``) → ``[time]``; money
    (``10.10 pounds``, ``£5``, ``5 gbp``) → ``[price]``; a duration (``79 minutes`` after
    takes/lasts/duration is/travel time is/journey is/total of/approximately/about) →
@@ -88,7 +89,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ref", r"(?:reference number is|ref ?#|reference #) ?(?P<v>[a-z0-9]{5,12})(?!\w)|"
                 r"(?<![\w#])(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{8}(?!\w)"),
         ("phone", r"(?<!\w)\(?0?\d{4}\)?[ -]?\d{3}[ -]?\d{3,4}(?!\w)|(?<!\w)\d{10,11}(?!\w)"),
-        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?![a-z])|"
+        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?!\w)|"
                      r"(?<!\w)[a-z]{2}\d{1,2} ?\d[a-z]{2}(?!\w)"),
         ("trainid", r"(?<!\w)tr ?\d{4}(?!\w)"),
         ("price", r"£ ?\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)? ?(?:pounds?|gbp|£)(?!\w)"),
