@@ -109,7 +109,7 @@ def test_pipelines_by_area(docs, jobs, stages):
         for family, body in doc["stages"].items():
             assert area[family] == name, (path, family)
             assert body.get("do", body)["wdir"] == "../../..", (path, family)
-        uses = any(dvc_pipelines.reads_params(b.get("do", b)["cmd"]) for b in doc["stages"].values())
+        uses = any(make_dvc_yaml.params_of(b.get("do", b)["cmd"]) for b in doc["stages"].values())
         assert doc.get("vars") == (["../../../params.yaml"] if uses else None), path
         unread = [s.name for s in stages.values() if s.base in doc["stages"] and not read(s)]
         assert not unread, f"{path}: stages nothing reads outside the root dvc.yaml: {unread}"

@@ -31,9 +31,10 @@ A stage outside the root file is addressed as ``<file>:<stage>`` in DVC's comman
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 from typing import Any
+
+from dvc_template import params_of  # workflow/scripts, beside this file
 
 from mwzrepro.cli.workflow import PIPELINES_DIR
 
@@ -106,16 +107,6 @@ def root_rules(jobs: list[dict], root_area: str = ROOT_AREA) -> set[str]:
                        for o in job["output"])}
 
 
-def reads_params(cmd: str) -> bool:
-    """Whether a stage's command interpolates a ``params.yaml`` value (``${block.key}``, not
-    a ``foreach`` item's ``${item.key}``): its file needs ``vars:``.
-
-    >>> reads_params("mwzrepro x --v ${item.version}"), reads_params('x --t "${inform.matching}"')
-    (False, True)
-    """
-    return re.search(r"\$\{\s*(?!item\.)\w", cmd) is not None
-
-
 def _in_root_dir(body: dict[str, Any]) -> dict[str, Any]:
     """A stage (or ``foreach`` family) of an area file, run in the repository root."""
     if "do" in body:
@@ -148,7 +139,7 @@ def split(doc: dict[str, Any], jobs: list[dict], stage_name,
                           for family, body in stages.items()})
     files: dict[str, dict[str, Any]] = {"dvc.yaml": {**doc, "stages": root}}
     for path, stages in areas.items():
-        uses_params = any(reads_params(body.get("do", body)["cmd"]) for body in stages.values())
+        uses_params = any(params_of(body.get("do", body)["cmd"]) for body in stages.values())
         files[path] = {**({"vars": [f"{WDIR}/params.yaml"]} if uses_params else {}),
                        "stages": stages}
     return files

@@ -65,6 +65,21 @@ def to_dvc(text: str) -> str:
     return MARKER.sub(lambda m: "${" + m.group(1) + "}", text)
 
 
+#: DVC's interpolation ``${key}`` in a generated ``dvc.yaml`` (``${item.<key>}``: a
+#: ``foreach`` item's value; any other key: a ``params.yaml`` value).
+INTERPOLATION = re.compile(r"\$\{\s*([A-Za-z_][\w.]*)\s*\}")
+
+
+def params_of(cmd: str) -> list[str]:
+    """params.yaml keys interpolated in a command, in order of first use.
+
+    >>> params_of('mwzrepro x --a "${inform.matching}" --v ${item.version} --b ${stats.seed}')
+    ['inform.matching', 'stats.seed']
+    """
+    keys = [k for k in INTERPOLATION.findall(cmd) if not k.startswith("item.")]
+    return list(dict.fromkeys(keys))
+
+
 def to_marker(text: str) -> str:
     """The inverse of :func:`to_dvc`: DVC's ``${key}`` (as the library's
     :func:`mwzrepro.core.params.cli_args` renders it) written ``$<key>`` for Snakemake.

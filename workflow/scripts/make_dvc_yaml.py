@@ -49,6 +49,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
+from dvc_template import INTERPOLATION, params_of  # workflow/scripts, beside this file
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -60,7 +61,6 @@ HEADER = (
     "# job, same command, same inputs (code files derived from the import graph), same outputs;\n"
     "# ${block.key} values come from params.yaml.\n"
 )
-_PARAM = re.compile(r"\$\{\s*([A-Za-z_][\w.]*)\s*\}")
 _UNCACHED = ("results/metrics/", "results/plots/")
 
 
@@ -101,16 +101,6 @@ def _unify(values: list[str], items: list[dict[str, Any]], name: str,
     for v, it in zip(values, items):
         it[name] = v
     return "${item.%s}" % name
-
-
-def params_of(cmd: str) -> list[str]:
-    """params.yaml keys interpolated in a command, in order of first use.
-
-    >>> params_of('mwzrepro x --a "${inform.matching}" --v ${item.version} --b ${stats.seed}')
-    ['inform.matching', 'stats.seed']
-    """
-    keys = [k for k in _PARAM.findall(cmd) if not k.startswith("item.")]
-    return list(dict.fromkeys(keys))
 
 
 def _stage(cmd: str, deps: list[str], outs: list[str], real_outs: list[str]) -> dict[str, Any]:
@@ -249,7 +239,7 @@ def build(jobs: list[dict], params: dict, plots: list) -> dict[str, Any]:
             raise ValueError(f"stage {name}: ${{...}} keys not in params.yaml: {unknown}")
         paths = [*spec["deps"], *(o if isinstance(o, str) else next(iter(o))
                                    for o in spec["outs"])]
-        leaked = [p for p in paths if _PARAM.search(p.replace("${item.", "{item."))]
+        leaked = [p for p in paths if INTERPOLATION.search(p.replace("${item.", "{item."))]
         if leaked:
             raise ValueError(f"stage {name}: params.yaml values in paths {leaked}: declare the "
                              "key structural in workflow/scripts/dvc_template.py")

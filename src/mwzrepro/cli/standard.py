@@ -136,14 +136,13 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     from mwzrepro.standard.scoring import (
         ORACLE,
         EvalResources,
-        expected_from_coverage,
         score_prepared,
         score_success,
     )
     from mwzrepro.standard.success_inputs import TABLE, prepared_from_table
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
 
     log = setup_logging(log_file)
-    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
 
     inform = from_options(INFORM_PARAMS, params, "inform")
     standard = from_options(StandardParams, params, "standard")
@@ -182,18 +181,10 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                 result = score_prepared(job.system, version, prep, rows, resources, db,
                                         inform)
             return _write_success(result, meta.get("placeholders"), job.outputs)
-        if job.predictions is not None:
-            kwargs: dict[str, Any] = {"predictions": read_table(job.predictions, "predictions"),
-                                      "where": job.predictions.name}
-        else:
-            kwargs = {"references": refs, "where": references.name}
-        if job.coverage is not None:
-            kwargs["expected"] = expected_from_coverage(read_table(job.coverage, "coverage"))
+        kwargs, vocabulary = _system_inputs(job, refs, references)
         with paused_gc():  # see mwzrepro.core.gc_pause
             result = score_success(job.system, version, resources, db, inform, standard,
                                    **kwargs)
-        vocabulary = (read_metadata(job.predictions).get("placeholders")
-                      if job.predictions is not None else None)
         return _write_success(result, vocabulary, job.outputs)
 
     # Systems are independent (read-only resources and database): one per core, forked after
@@ -202,6 +193,27 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     load_writer()
     for summary in fork_map(score_job, jobs):
         log.info("%s", summary)
+
+
+def _system_inputs(job: Any, refs: Any, references: Path | None
+                   ) -> tuple[dict[str, Any], str | None]:
+    """The keyword arguments of :func:`~mwzrepro.standard.scoring.score_success` (and
+    ``success_inputs``) for one system job — its prediction table (and expected turns from
+    its coverage table), or the ``refs`` read from ``references`` for the oracle — and the
+    prediction file's placeholder vocabulary (None for the references)."""
+    from mwzrepro.core.io import read_metadata, read_table
+    from mwzrepro.standard.scoring import expected_from_coverage
+
+    if job.predictions is None:
+        kwargs: dict[str, Any] = {"references": refs, "where": references.name}
+        vocabulary = None
+    else:
+        kwargs = {"predictions": read_table(job.predictions, "predictions"),
+                  "where": job.predictions.name}
+        vocabulary = read_metadata(job.predictions).get("placeholders")
+    if job.coverage is not None:
+        kwargs["expected"] = expected_from_coverage(read_table(job.coverage, "coverage"))
+    return kwargs, vocabulary
 
 
 def _write_success(result: Any, vocabulary: str | None, outputs: dict[str, Path]) -> str:
@@ -235,15 +247,15 @@ def success_inputs(version: str, gold_states: Path, systems: tuple[str, ...],
     dialogues, coverage and §13 state metrics — as <out-dir>/<system>.parquet
     (mwzrepro.standard.success_inputs), for ``score-success --inputs-dir``."""
     from mwzrepro.core.gc_pause import paused_gc
-    from mwzrepro.core.io import load_writer, read_metadata, read_table, write_table
+    from mwzrepro.core.io import load_writer, read_table, write_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.standard.gold_states import gold_states_to_dict
-    from mwzrepro.standard.scoring import ORACLE, EvalResources, expected_from_coverage
+    from mwzrepro.standard.scoring import ORACLE, EvalResources
     from mwzrepro.standard.scoring import success_inputs as prepare
     from mwzrepro.standard.success_inputs import TABLE, inputs_metadata, inputs_table
+    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
 
     log = setup_logging(log_file)
-    from mwzrepro.standard.params import StandardParams  # its methods: the model itself
 
     inform = from_options(INFORM_PARAMS, params, "inform")
     standard = from_options(StandardParams, params, "standard")
@@ -254,16 +266,7 @@ def success_inputs(version: str, gold_states: Path, systems: tuple[str, ...],
     refs = read_table(references, "references")
 
     def prepare_job(job: Any) -> str:
-        if job.predictions is not None:
-            kwargs: dict[str, Any] = {"predictions": read_table(job.predictions,
-                                                                "predictions"),
-                                      "where": job.predictions.name}
-            if job.coverage is not None:
-                kwargs["expected"] = expected_from_coverage(read_table(job.coverage,
-                                                                       "coverage"))
-            vocabulary = read_metadata(job.predictions).get("placeholders")
-        else:
-            kwargs, vocabulary = {"references": refs, "where": references.name}, None
+        kwargs, vocabulary = _system_inputs(job, refs, references)
         with paused_gc():
             prep, rows = prepare(job.system, version, resources, inform.matching, standard,
                                  **kwargs)
