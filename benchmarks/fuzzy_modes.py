@@ -27,7 +27,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from mwzrepro.standard.database import FUZZY_KEYS, VenueDatabase
+from mwzrepro.core.venue_database import FUZZY_KEYS, VenueDatabase
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.fuzzy import (
     matching_blocks_rapidfuzz,

@@ -68,7 +68,7 @@ def main() -> None:
 
     from mwzrepro.standard.active_domains import build_turn_domains
     from mwzrepro.standard.booked import booked_domains_to_dict, build_booked_domains
-    from mwzrepro.standard.database import VenueDatabase
+    from mwzrepro.core.venue_database import VenueDatabase
     from mwzrepro.standard.goals import build_eval_goals, eval_goals_to_dict
     from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
     from mwzrepro.core.io import read_table

@@ -3,7 +3,7 @@ delexicalized ``mwzrepro score`` of the same system (issue 18; target: at most 2
 delexicalized time).
 
 The lexicalized input is the system's published (delexicalized) prediction file lexicalized
-as a system does at run time (:func:`mwzrepro.prepare.delex.lexicalize.lexicalize_predictions`:
+as a system does at run time (:func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions`:
 each placeholder filled from the database entity its own predicted state selects). Both
 calls run with ``--no-result-cache`` on resources already built in a temporary cache (one
 untimed warm-up call builds them), from an empty directory; the minimum of ``--repeat``
@@ -33,7 +33,7 @@ from score_cli import prediction, scorer_arguments, scorer_sandbox, timed  # noq
 
 def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
     """Write the lexicalized copy of ``source`` (the database from the benchmark's cache)."""
-    from mwzrepro.prepare.delex.lexicalize import lexicalize_predictions
+    from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
     from mwzrepro.scorer.resources import load_resources
 
     os.environ.update({k: env[k] for k in ("MWZREPRO_MIRROR", "MWZREPRO_CACHE")})

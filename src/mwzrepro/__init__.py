@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from mwzrepro.core.version import __version__
 
 __all__ = ["Evaluator", "EvaluationResult", "__version__"]
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from mwzrepro.standard.database import FUZZY_KEYS, NORMATIVE_SHA256, VenueDatabase, file_sha256
+from mwzrepro.core.venue_database import FUZZY_KEYS, NORMATIVE_SHA256, VenueDatabase, file_sha256
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.fuzzy import (
     matching_blocks_rapidfuzz,

@@ -25,7 +25,7 @@ import json
 import pytest
 
 from mwzrepro import Evaluator
-from mwzrepro.prepare.delex.lexicalize import lexicalize_predictions
+from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
 from tests.conftest import REPO, mirror_file
 
 pytestmark = pytest.mark.mirror

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from mwzrepro.standard.booked import booked_domains_to_dict, build_booked_domains
-from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
 from mwzrepro.standard.goals import build_eval_goals, eval_goals_to_dict
 from mwzrepro.standard.gold_states import build_gold_states, gold_states_to_dict
 from mwzrepro.standard.active_domains import build_turn_domains

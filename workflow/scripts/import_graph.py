@@ -14,7 +14,7 @@ from pathlib import Path
 PACKAGE = "mwzrepro"
 CLI = f"{PACKAGE}.cli"
 
-__all__ = ["Module", "Package", "load_closure", "PACKAGE", "CLI"]
+__all__ = ["Module", "Package", "load_closure", "file_graph", "cycles", "PACKAGE", "CLI"]
 
 
 @dataclass
@@ -262,3 +262,35 @@ def load_closure(pkg: Package, roots: Iterable[str]) -> set[str]:
                 seen.add(m)
                 stack.extend(pkg.imports(m, at_load=True))
     return seen
+
+
+# --- the whole-file graph -------------------------------------------------------------------
+
+
+def file_graph(pkg: Package) -> dict[str, set[str]]:
+    """``{module: package modules it names}`` over every import statement of each file:
+    module level, inside functions and under ``if TYPE_CHECKING:`` alike (the graph in which
+    the layout allows no cycle, issue 29). A ``from package import name`` binding a module
+    counts as that module, else as the package."""
+    graph: dict[str, set[str]] = {}
+    for name, mod in pkg.modules.items():
+        out = graph.setdefault(name, set())
+        for node in ast.walk(mod.tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                out.update(t for _, t, _ in pkg._targets(mod, node) if t != name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: each strongly connected component of more than one
+    module (Tarjan's algorithm via networkx), as a sorted module list; sorted.
+
+    >>> cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}})
+    [['a', 'b']]
+    """
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(graph)
+    g.add_edges_from((a, b) for a, targets in graph.items() for b in targets)
+    return sorted(sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1)

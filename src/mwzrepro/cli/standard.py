@@ -132,7 +132,7 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import load_writer, read_metadata, read_table
     from mwzrepro.core.workers import fork_map
-    from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
+    from mwzrepro.core.venue_database import NORMATIVE_SHA256, VenueDatabase
     from mwzrepro.standard.scoring import (
         ORACLE,
         EvalResources,

@@ -46,7 +46,7 @@ def tables_trace(system: str, predictions: Path, dialogue_id: str, version: str,
     per turn, next to the paper's offered venues and provided requestables."""
     from mwzrepro.core.io import read_table
     from mwzrepro.core.tables import render_table
-    from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
+    from mwzrepro.core.venue_database import NORMATIVE_SHA256, VenueDatabase
     from mwzrepro.standard.scoring import EvalResources
     from mwzrepro.standard.trace_table import pipeline_trace, trace_notes, trace_rows
 

@@ -40,6 +40,7 @@ from pydantic import Field, field_validator
 from mwzrepro.consistency.overrides import Override, read_overrides
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list, parse_pairs
+from mwzrepro.core.venue_aliases import DEFAULT_SEED_ALIASES
 
 __all__ = [
     "ConsistencyParams",
@@ -55,16 +56,6 @@ __all__ = [
     "DEFAULT_REJECTION_CUES",
     "DEFAULT_RESTAURANT_CUES",
 ]
-
-#: §5.1 seed alias table: (alias, canonical name, domain).
-DEFAULT_SEED_ALIASES: tuple[tuple[str, str, str], ...] = (
-    ("all saints", "all saints church", "attraction"),
-    ("marriott", "huntingdon marriott hotel", "hotel"),
-    ("alexander b & b", "alexander bed and breakfast", "hotel"),
-    ("rosa's bed and breakfast", "rosa's bed and breakfast", "hotel"),
-    ("travelers rest", "travellers rest", "restaurant"),
-    ("caffe uno", "caffe uno", "restaurant"),
-)
 
 #: §5.5 price surfaces → labels (the leading space of " expensive" is significant; D9).
 DEFAULT_PRICE_LEXICON: tuple[tuple[str, str], ...] = (

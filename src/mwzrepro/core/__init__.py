@@ -1,1 +1,1 @@
-"""Core machinery shared by every area: deterministic IO, table schemas, errors, signatures, table and plot rendering, pinned sources, normalization and fuzzy matching."""
+"""Core machinery shared by every area: deterministic IO, table schemas, errors, signatures, table and plot rendering, pinned sources, normalization and fuzzy matching, the venue database and the shared lexicons (seed aliases)."""

@@ -63,6 +63,7 @@ from mwzrepro.core.params_defaults import (
     defaults,
     model_class,
     table_entry,
+    validate_block,
 )
 
 if TYPE_CHECKING:
@@ -240,21 +241,6 @@ def from_options(model: str | type[BaseModel], kwargs: Mapping[str, Any],
         node[path[-1]] = kwargs[name]
     name = model if isinstance(model, str) else model.__name__
     return checked(model, data, block or name.rpartition(":")[2])
-
-
-def validate_block(model: type[BaseModel], data: Mapping[str, Any], block: str) -> Any:
-    """``model`` validated from the ``params.yaml`` block ``data``. Raises
-    :class:`ConfigError` with one line naming the first bad key (``block.key: reason``)."""
-    from pydantic import ValidationError
-
-    try:
-        return model.model_validate(dict(data))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join([block, *(str(p) for p in err["loc"])])
-        got = f" (got {err['input']!r})" if err["type"] != "extra_forbidden" else ""
-        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
-        raise ConfigError(f"{key}: {msg}{got}") from None
 
 
 #: Characters a value cannot hold on a command line: inside double quotes the shell would

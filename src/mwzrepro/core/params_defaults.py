@@ -2,7 +2,7 @@
 models in the generated :mod:`mwzrepro.core.params_table` (issue 21: ``mwzrepro score``
 starts without importing pydantic). :func:`checked` gives a model's :func:`defaults` when
 the given values are its defaults and validates anything else with the model itself
-(:func:`mwzrepro.core.params.validate_block`), so errors are the model's own. Used through
+(:func:`validate_block`), so errors are the model's own. Used through
 :mod:`mwzrepro.core.params` (:func:`~mwzrepro.core.params.click_options`,
 :func:`~mwzrepro.core.params.from_options` with a ``"module:Class"`` name).
 """
@@ -13,12 +13,14 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mwzrepro.core.errors import ConfigError
 from mwzrepro.core.params_table import MODELS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["ParamsDefaults", "defaults", "checked", "model_class", "table_entry"]
+__all__ = ["ParamsDefaults", "defaults", "checked", "model_class", "table_entry",
+           "validate_block"]
 
 
 def model_class(model: str | type[BaseModel]) -> type[BaseModel]:
@@ -143,6 +145,19 @@ def checked(model: str | type[BaseModel], data: Mapping[str, Any], block: str) -
         if all(k in values and not isinstance(values[k], Mapping)
                and _same_value(v, values[k]) for k, v in data.items()):
             return defaults(model)
-    from mwzrepro.core.params import validate_block
-
     return validate_block(model_class(model), data, block)
+
+
+def validate_block(model: type[BaseModel], data: Mapping[str, Any], block: str) -> Any:
+    """``model`` validated from the ``params.yaml`` block ``data``. Raises
+    :class:`ConfigError` with one line naming the first bad key (``block.key: reason``)."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join([block, *(str(p) for p in err["loc"])])
+        got = f" (got {err['input']!r})" if err["type"] != "extra_forbidden" else ""
+        msg = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        raise ConfigError(f"{key}: {msg}{got}") from None

@@ -1,5 +1,5 @@
 """Placeholder vocabularies of the response normalization (spec-standard-evaluation §3.2 and
-this module's addendum): ``reference`` (the spec's table, :data:`~mwzrepro.core.normalize.
+this module's addendum): ``reference`` (the spec's table, :data:`~mwzrepro.core.slot_map.
 SLOT_MAP`, the default) and ``extended``.
 
 Spec addendum: ``placeholders = extended`` (signature field ``ph:ext``)
@@ -66,7 +66,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from mwzrepro.core.normalize import SLOT_MAP
+from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE, SLOT_MAP
 
 __all__ = ["PLACEHOLDER_VOCABULARIES", "ADDED_SLOTS", "SIGNATURE_VALUES", "domains",
            "slot_vocabulary", "unified_name", "extended_gains", "signature_fields",
@@ -153,8 +153,6 @@ def extended_gains(responses: Iterable[str]) -> dict[str, int]:
     >>> extended_gains(["[Hotel_Ref] and [hotel_name]", "[train-leaveat] [De Luca]"])
     {'hotel_ref': 1, 'train-leaveat': 1}
     """
-    from mwzrepro.core.normalize import EXTENDED_PLACEHOLDER_RE
-
     found: Counter[str] = Counter()
     for text in responses:
         if "[" in text:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from mwzrepro import __version__
+from mwzrepro.core.version import __version__
 from mwzrepro.core.errors import InputError, MwzreproError
 
 __all__ = ["Signature", "SignatureMismatch", "check_compatible", "add_fields",

@@ -18,14 +18,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mwzrepro.scorer.evaluator import Evaluator
+    from mwzrepro.scorer.context import ScoringContext
     from mwzrepro.stats.bleu_stats import BleuReferences
     from mwzrepro.stats.compare import MetricComparison
 
 __all__ = ["compare_predictions"]
 
 
-def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda: float,
+def _stats(evaluator: ScoringContext, data: Mapping[str, Any], name: str, fga_lambda: float,
            references: BleuReferences) -> dict[str, Any]:
     import pandas as pd  # the bootstrap's statistics read DataFrames
 
@@ -47,7 +47,7 @@ def _stats(evaluator: Evaluator, data: Mapping[str, Any], name: str, fga_lambda:
     return out
 
 
-def _dst_stats(evaluator: Evaluator, preds: Any, name: str,
+def _dst_stats(evaluator: ScoringContext, preds: Any, name: str,
                fga_lambda: float) -> dict[str, Any]:
     """JGA and FGA(λ) as per-dialogue turn counts, scored as ``Evaluator.evaluate`` scores
     them (the evaluator's ``dst`` parameters)."""
@@ -64,7 +64,7 @@ def _dst_stats(evaluator: Evaluator, preds: Any, name: str,
             "fga": dst_stats(turns, "fga", name, fga_lambda)}
 
 
-def compare_predictions(evaluator: Evaluator, a: Mapping[str, Any], b: Mapping[str, Any],
+def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapping[str, Any],
                         params: Any = None,
                         names: tuple[str, str] = ("A", "B")) -> list[MetricComparison]:
     """Compare prediction mappings ``a`` and ``b`` (A − B) on Inform, Success, BLEU and, when

@@ -1,6 +1,6 @@
 """Scoring lexicalized responses (``Evaluator(lexicalized=True)``, ``mwzrepro score
 --lexicalized``): every response of a prediction mapping is delexicalized by
-:mod:`mwzrepro.prepare.delex.lexicalized` before the usual normalization and scoring, and
+:mod:`mwzrepro.prepare.delex.delexicalize_responses` before the usual normalization and scoring, and
 every signature gains the field ``lex:<rule version>-<state source>``.
 
 The state source follows the Inform/Success rule (spec-standard-evaluation §9.1): ``pred``
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.ids import canonical_dialogue_id
-from mwzrepro.prepare.delex.lexicalized import LEX_VERSION, Delexicalizer
+from mwzrepro.prepare.delex.delexicalize_responses import LEX_VERSION, Delexicalizer
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 
 if TYPE_CHECKING:
@@ -34,8 +34,8 @@ __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "
 
 @lru_cache(maxsize=4)
 def _delexicalizer(db_dir: str) -> Delexicalizer:
-    from mwzrepro.standard.database import DB_DOMAINS
-    from mwzrepro.standard.database_files import read_database_files
+    from mwzrepro.core.venue_database import DB_DOMAINS
+    from mwzrepro.core.venue_database_files import read_database_files
 
     # The raw entities (the lexicon reads every field as written); no checksum check here
     # (VersionResources.database does it where the scoring reads the database).
@@ -45,7 +45,7 @@ def _delexicalizer(db_dir: str) -> Delexicalizer:
 
 
 def delexicalizer_of(resources: VersionResources) -> Delexicalizer:
-    """The :class:`~mwzrepro.prepare.delex.lexicalized.Delexicalizer` of a resource set's
+    """The :class:`~mwzrepro.prepare.delex.delexicalize_responses.Delexicalizer` of a resource set's
     venue database (its lexicon built once per process)."""
     return _delexicalizer(str(resources.directory / "db"))
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mwzrepro.scorer.evaluator import Evaluator
+    from mwzrepro.scorer.context import ScoringContext
     from mwzrepro.scorer.inputs import Coverage
     from mwzrepro.standard.inputs import PreparedDialogues
 
@@ -64,7 +64,7 @@ class ExtendedFigures:
                 "setting": self.setting, "placeholders": dict(self.placeholders)}
 
 
-def extended_pass(evaluator: Evaluator, preds: Mapping[str, list], prep: PreparedDialogues,
+def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: PreparedDialogues,
                   label: str, coverage: Coverage) -> ExtendedFigures | None:
     """The :class:`ExtendedFigures` of a ``predictions`` table's columns (rows of a dialogue
     in turn order) and its prepared dialogues ``prep``, both made under ``reference``; None when

@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro import __version__
+from mwzrepro.core.version import __version__
 from mwzrepro.core.signature import NORMALIZATION_VERSION
 from mwzrepro.scorer.build import DATABASE_SOURCES, VersionRecipe, build_tables, recipe
 from mwzrepro.scorer.cache import (
@@ -46,7 +46,7 @@ from mwzrepro.scorer.fetch import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mwzrepro.standard.database import VenueDatabase
+    from mwzrepro.core.venue_database import VenueDatabase
     from mwzrepro.standard.scoring import EvalResources
 
 __all__ = ["CACHE_FORMAT", "RESOURCE_FILES", "DST_GOLD_FILE", "dst_gold_from", "VersionResources", "load_resources", "build_key",
@@ -209,7 +209,7 @@ class VersionResources:
         """The venue database (§5.1) with fuzzy matching ``matching`` and ``threshold``."""
         key = (matching, float(threshold))
         if key not in self._databases:
-            from mwzrepro.standard.database import NORMATIVE_SHA256, VenueDatabase
+            from mwzrepro.core.venue_database import NORMATIVE_SHA256, VenueDatabase
 
             paths = {d: self.directory / "db" / f"{d}_db.json" for d in DATABASE_SOURCES}
             self._databases[key] = VenueDatabase.from_files(

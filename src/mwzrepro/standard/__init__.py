@@ -1,1 +1,1 @@
-"""The standard evaluation of Nekvinda & Dušek 2021 (spec-standard-evaluation): goals, gold states, booked and active domains, the venue database, Inform/Success, richness, state metrics and their tables."""
+"""The standard evaluation of Nekvinda & Dušek 2021 (spec-standard-evaluation): goals, gold states, booked and active domains, Inform/Success, richness, state metrics and their tables."""

@@ -24,7 +24,7 @@ Two settings:
 Input of one dialogue: its goal (:mod:`mwzrepro.standard.goals` structure), booked domains per turn
 (:mod:`mwzrepro.standard.booked`), and per turn the normalized response (§3), the normalized state
 (§4) and the active domains. The database is any object with
-``query(domain, constraints) -> list of venue ids`` (:class:`mwzrepro.standard.database.VenueDatabase`).
+``query(domain, constraints) -> list of venue ids`` (:class:`mwzrepro.core.venue_database.VenueDatabase`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ holds one system's counts for one metric, one row per dialogue it covers:
   ``100 · Σ_j w_j·c_j / c_0`` in percent. Inform and Success count one per dialogue
   (spec-standard-evaluation §9.3); JGA counts EXACT turns over turns (spec-dst-metrics §3);
   FGA counts EXACT turns plus TYPE2 turns per distance x with weight 1 − e^{−λx} (§6.4, §6.6).
-* ``bleu``: sacrebleu's ten sufficient statistics (:mod:`mwzrepro.stats.bleu_stats`).
+* ``bleu``: sacrebleu's ten sufficient statistics (:mod:`mwzrepro.stats.bleu_stats`; the
+  figure by :mod:`mwzrepro.stats.bleu_formula`).
 
 All counts are integers, so resampled sums are exact; ``point`` is the pipeline's own number
 (computed in the same order as the scorer that produced it).
@@ -36,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from mwzrepro.core.errors import InputError
+from mwzrepro.stats.bleu_formula import bleu_from_statistics
 
 __all__ = ["DialogueStats", "success_stats", "dst_stats", "fga_type2_weight", "dialogue_union"]
 
@@ -69,8 +71,6 @@ class DialogueStats:
         denominator is 0 (only uncovered dialogues drawn) gives NaN."""
         summed = np.asarray(summed, dtype=np.float64)
         if self.kind == "bleu":
-            from mwzrepro.stats.bleu_stats import bleu_from_statistics
-
             return bleu_from_statistics(summed)
         num = summed[:, 1:] @ self.weights
         den = summed[:, 0]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.consistency.params import DEFAULT_SEED_ALIASES
+from mwzrepro.core.venue_aliases import DEFAULT_SEED_ALIASES
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.core.signature import Signature
 from mwzrepro.prepare.ingest import IngestError

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mwzrepro.consistency.params import DEFAULT_SEED_ALIASES
+from mwzrepro.core.venue_aliases import DEFAULT_SEED_ALIASES
 from mwzrepro.core.errors import InputError
 from mwzrepro.unseen.families import (
     DEFAULT_REFERENCE_PHRASES,

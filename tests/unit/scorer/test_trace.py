@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
 from mwzrepro.standard.inform_success import evaluate_dialogue
 from mwzrepro.standard.report import format_trace
 from mwzrepro.standard.trace import dialogue_row, trace_dialogue

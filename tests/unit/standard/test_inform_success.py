@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mwzrepro.core.errors import ConfigError, InputError
-from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
 from mwzrepro.standard.inform_success import (
     dialogue_rows,
     evaluate_dialogue,

@@ -127,7 +127,7 @@ def test_table7_on_real_data(pipeline_files, tmp_path):
     goal venues 4; Inform and Success true. sng0805 is a hotel dialogue."""
     from mwzrepro.cli.trace_table import tables_trace
     from mwzrepro.core.io import read_table
-    from mwzrepro.standard.database import VenueDatabase
+    from mwzrepro.core.venue_database import VenueDatabase
     from mwzrepro.standard.scoring import EvalResources
 
     f = pipeline_files

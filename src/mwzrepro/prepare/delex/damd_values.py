@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mwzrepro.core.errors import InputError
+from mwzrepro.prepare.delex.damd_clean import clean_text
 from mwzrepro.prepare.delex.word_pairs import WordPairs
 
 __all__ = ["ValueDictionaries", "DOMAINS", "SKIPPED_FIELDS", "tokenize_value",
@@ -118,9 +119,9 @@ def value_dictionaries(dbs: Mapping[str, Any], pairs: WordPairs = ()) -> ValueDi
     Args:
         dbs: ``{domain: rows}`` for the seven domains of :data:`DOMAINS` (raw database JSON;
             taxi is one object, or a list holding it, with ``taxi_colors``/``taxi_types``).
-        pairs: the word pairs of :func:`.damd.clean_text`.
+        pairs: the word pairs of :func:`.damd_clean.clean_text`.
 
-    Every string field outside :data:`SKIPPED_FIELDS` is cleaned (:func:`.damd.clean_text`,
+    Every string field outside :data:`SKIPPED_FIELDS` is cleaned (:func:`.damd_clean.clean_text`,
     lowercased), tokenized and mapped to its slot; a value seen under two slots is ambiguous
     and leaves the dictionaries (except ``cambridge``, kept under its last slot but never
     used); taxi colours and brands are ``car``.
@@ -128,7 +129,6 @@ def value_dictionaries(dbs: Mapping[str, Any], pairs: WordPairs = ()) -> ValueDi
     Raises:
         InputError: a domain is missing, or a non-skipped field is not a string.
     """
-    from mwzrepro.prepare.delex.damd import clean_text
 
     value_slot: dict[str, str] = {}
     ambiguous: set[str] = set()

@@ -1,4 +1,4 @@
-"""The value lexicon of lexicalized-response delexicalization (:mod:`.lexicalized`): every
+"""The value lexicon of lexicalized-response delexicalization (:mod:`.delexicalize_responses`): every
 surface phrase of the venue database that stands for a slot, built once per database and
 matched token by token.
 
@@ -16,7 +16,7 @@ spec-standard-evaluation §5.4):
 * ``food`` (restaurant foods), ``type`` (hotel and attraction types, singular and plural,
   and taxi cars such as ``yellow ford``), ``area``, ``pricerange``, ``day``;
 * ``station``: train departure/destination values (which side is decided by the words
-  before the phrase, :mod:`.lexicalized`).
+  before the phrase, :mod:`.delexicalize_responses`).
 
 Tokens (:func:`tokens`) are lowercase runs of letters/digits or single other characters;
 ``&`` reads as ``and`` and ``center`` as ``centre``, so ``christ's`` and ``christ 's``, ``b&b``
@@ -57,7 +57,7 @@ _CAR_BRANDS = ("toyota", "skoda", "bmw", "honda", "ford", "audi", "lexus", "volv
                "volkswagen", "tesla")
 #: The hospital's and the police station's facts ``{domain: {field: value}}`` (no database
 #: file in the evaluation resources); their names and addresses are in the lexicon, and
-#: :mod:`.lexicalize` fills placeholders of these domains from them.
+#: :mod:`.relexicalize` fills placeholders of these domains from them.
 STATIONS = {"police": {"name": "parkside police station", "address": "parkside, cambridge",
                        "phone": "01223358966", "postcode": "cb11jg"},
             "hospital": {"name": "addenbrookes hospital", "address": "hills rd, cambridge",

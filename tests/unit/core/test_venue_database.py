@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from mwzrepro.standard.database import (
+from mwzrepro.core.venue_database import (
     DONTCARE_VALUES,
     VenueDatabase,
     database_field,

@@ -1,4 +1,4 @@
-"""Delexicalization of lexicalized system responses (issue 18; spec addendum, rule version
+"""Delexicalization (values → placeholders) of lexicalized system responses (issue 18; spec addendum, rule version
 :data:`LEX_VERSION`): what ``mwzrepro score --lexicalized`` and
 ``Evaluator(lexicalized=True)`` apply to every response before the usual normalization and
 scoring.

@@ -1,5 +1,5 @@
-"""Delexicalization of lexicalized responses (lex:1, :mod:`mwzrepro.prepare.delex.lexicalized`)
-and its inverse (:mod:`mwzrepro.prepare.delex.lexicalize`) on a hand-made database: one case
+"""Delexicalization of lexicalized responses (lex:1, :mod:`mwzrepro.prepare.delex.delexicalize_responses`)
+and its inverse (:mod:`mwzrepro.prepare.delex.relexicalize`) on a hand-made database: one case
 per value family, the LLM placeholder forms, the state rules, and round trips."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mwzrepro.core.normalize import SLOT_MAP, normalize_response
-from mwzrepro.prepare.delex.lexicalize import lexicalize, lexicalize_predictions
-from mwzrepro.prepare.delex.lexicalized import Delexicalizer, state_phrases
+from mwzrepro.prepare.delex.relexicalize import lexicalize, lexicalize_predictions
+from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer, state_phrases
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, name_variants, tokens
-from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
 
 DBS = {
     "restaurant": [

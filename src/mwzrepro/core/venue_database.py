@@ -6,7 +6,7 @@ not). :meth:`VenueDatabase.query` returns the ids of the entities that satisfy a
 constraint dict, in database-file order, exactly as MultiWOZ_Evaluation 2022-06-10 does.
 
 **Which files.** The normative bytes (§5.1) and their checks are in
-:mod:`mwzrepro.standard.database_files`; :meth:`VenueDatabase.from_files` refuses other bytes
+:mod:`mwzrepro.core.venue_database_files`; :meth:`VenueDatabase.from_files` refuses other bytes
 unless told otherwise.
 
 **Loading** (§5.1): delete :data:`DELETED_FIELDS`; rename fields with :func:`database_field`;
@@ -38,7 +38,7 @@ from typing import Any
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.fuzzy import MATCHING_MODES, make_matcher
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value, time_to_minutes
-from mwzrepro.standard.database_files import NORMATIVE_SHA256, file_sha256, read_database_files
+from mwzrepro.core.venue_database_files import NORMATIVE_SHA256, file_sha256, read_database_files
 
 __all__ = [
     "DB_DOMAINS",

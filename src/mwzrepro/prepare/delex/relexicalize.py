@@ -1,7 +1,8 @@
-"""Lexicalization of delexicalized system responses, as an end-to-end system does at run time:
-each placeholder is filled from the database entity that the turn's own predicted state
-selects. The inverse of :mod:`.lexicalized`, used to check it (the round-trip acceptance of
-issue 18) and to make lexicalized test inputs.
+"""Relexicalization (placeholders → values) of delexicalized system responses, as an
+end-to-end system does at run time: each placeholder is filled from the database entity that
+the turn's own predicted state selects. The inverse of :mod:`.delexicalize_responses`
+(values → placeholders), used to check it (the round-trip acceptance of issue 18) and to make
+lexicalized test inputs.
 
 Rules (placeholders are read case-insensitively and by the unified name of
 spec-standard-evaluation §3.2 they normalize to):
@@ -22,7 +23,7 @@ spec-standard-evaluation §3.2 they normalize to):
 * other placeholders (``INTERNET``, ``PARKING``, ``ID``, ``DEPARTMENT``, ``OPEN``, names the
   normalization deletes) stay as they are.
 
->>> from mwzrepro.standard.database import VenueDatabase
+>>> from mwzrepro.core.venue_database import VenueDatabase
 >>> db = VenueDatabase({"restaurant": [{"id": "1", "name": "nandos", "area": "south",
 ...     "food": "portuguese", "phone": "01223327908", "address": "cambridge leisure park",
 ...     "postcode": "cb17dy", "pricerange": "cheap"}]})
@@ -43,7 +44,7 @@ from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
 from mwzrepro.prepare.delex.value_lexicon import STATIONS
-from mwzrepro.standard.database import VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
 
 __all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
 
