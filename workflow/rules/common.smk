@@ -39,6 +39,31 @@ if TEMPLATE:
 REGISTRY = "src/mwzrepro/resources/sources.yaml"
 with open(REGISTRY, encoding="utf-8") as _fh:
     SOURCES = yaml.load(_fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["sources"]
+# The project's registry of the user's own files (`mwzrepro add-system`), read with the
+# shipped one. Commands get it only when it registers something their job uses, so an empty
+# submissions.yaml changes no command.
+SUBMISSIONS = "submissions.yaml"
+SUBMITTED = {}
+if os.path.exists(SUBMISSIONS):
+    with open(SUBMISSIONS, encoding="utf-8") as _fh:
+        SUBMITTED = (yaml.safe_load(_fh) or {}).get("sources") or {}
+_clash = sorted(set(SUBMITTED) & set(SOURCES))
+if _clash:
+    raise ValueError(f"{SUBMISSIONS}: {', '.join(_clash)} already in {REGISTRY}")
+SOURCES = {**SOURCES, **SUBMITTED}
+
+
+def registries(entries=None):
+    """The registry files for a job reading `entries` (registry entries; None: every one):
+    the shipped registry, and submissions.yaml when one of them is the user's."""
+    own = {e["path"] for e in SUBMITTED.values()}
+    mine = bool(own) if entries is None else any(e["path"] in own for e in entries)
+    return [REGISTRY] + ([SUBMISSIONS] if mine else [])
+
+
+def sources_args(paths):
+    """`--sources FILE` for each of `paths` (the registries() of a job)."""
+    return " ".join(f"--sources {p}" for p in paths)
 # Final targets; every rules file appends its own.
 ALL_TARGETS = []
 # Conda environment file of every job (set per job with the conda directive, --sdm conda).

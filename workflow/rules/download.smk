@@ -1,6 +1,6 @@
 # download: one job per source group (the first component of the local path: mwz20, mwz21,
 # multiwoz, mwzeval, fga, sgd, hdsa, damd, uniconv; src/mwzrepro/resources/sources.yaml,
-# section `sources`). Each job
+# section `sources`, and the user's own files of submissions.yaml). Each job
 # fetches its group's files in one process and writes one file per registry entry.
 # The registry is an ancient() input: editing an entry reruns only its group's job (through
 # its params), never the whole pipeline.
@@ -14,7 +14,7 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
         name:
             f"download_{_group}"
         input:
-            registry=ancient(REGISTRY),
+            registry=ancient(registries(_entries)),
             code=code("download"),
         output:
             [f"data/raw/{e['path']}" for e in _entries],
@@ -24,10 +24,11 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
             ENV
         params:
             group=_group,
+            sources=sources_args(registries(_entries)),
             pinned=sorted((e["path"], e["url"], e["sha1"]) for e in _entries),
             mirror=param("download.mirror"),
         shell:
-            "mwzrepro download --sources {input.registry} --group {params.group}"
+            "mwzrepro download {params.sources} --group {params.group}"
             " --out-dir data/raw --mirror {params.mirror} --log {log}"
 
     ALL_TARGETS.extend(f"data/raw/{e['path']}" for e in _entries)

@@ -42,10 +42,15 @@ rule redelex:
         "mwzrepro redelex --turns {input.turns} --spans {input.spans} --out {output} --log {log}"
 
 
+PREDICTION_REGISTRIES = registries(
+    [e for e in SOURCES.values() if e["path"] in {f"mwzeval/predictions/{s}.json" for s in SYSTEMS}]
+)
+
+
 rule predictions:
     input:
         raw=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
-        registry=ancient(REGISTRY),
+        registry=ancient(PREDICTION_REGISTRIES),
         turns=f"data/interim/{PREDICTIONS}/test/turns.parquet",
         code=code("predictions"),
     output:
@@ -57,10 +62,11 @@ rule predictions:
         ENV
     params:
         inputs=lambda w, input: " ".join(f"--input {p}" for p in input.raw),
+        sources=sources_args(PREDICTION_REGISTRIES),
         # standard.placeholders: the placeholder vocabulary of the response normalization
         options=options("standard", exclude=("domain_sources", "state_match_threshold")),
     shell:
-        "mwzrepro predictions {params.inputs} --sources {input.registry}"
+        "mwzrepro predictions {params.inputs} {params.sources}"
         " --turns {input.turns} {params.options} --out-dir data/interim/predictions --log {log}"
 
 

@@ -55,7 +55,7 @@ rule report_provenance:
     input:
         metrics=REPORT_METRICS,
         params="params.yaml",
-        registry=ancient(REGISTRY),
+        registry=ancient(registries()),
         code=code("report-provenance"),
     output:
         report(
@@ -72,9 +72,10 @@ rule report_provenance:
         ENV
     params:
         metrics=lambda w, input: " ".join(f"--metrics {p}" for p in input.metrics),
+        sources=sources_args(registries()),
     shell:
         "mwzrepro report-provenance {params.metrics} --params {input.params}"
-        " --sources {input.registry} --out {output} --log {log}"
+        " {params.sources} --out {output} --log {log}"
 
 
 ALL_TARGETS.extend(expand("results/report/pages/{page}.html", page=sorted(REPORT_SOURCES)))

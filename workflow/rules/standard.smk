@@ -138,6 +138,15 @@ rule score_richness_reference:
         " --log {log}"
 
 
+# Your own systems' model/type labels (mwzrepro add-system --model/--type): submissions.yaml
+# is an input of the tables only when it labels a system of the tables.
+LABELLED = any(
+    e.get("model") or e.get("type")
+    for e in SUBMITTED.values()
+    if e["path"] in {f"mwzeval/predictions/{s}.json" for s in SYSTEMS}
+)
+
+
 rule tables_standard:
     input:
         success=expand(
@@ -153,6 +162,7 @@ rule tables_standard:
         richness=expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
         reference=expand("results/scores/richness/reference/{version}.parquet", version=VERSIONS),
         published="workflow/resources/published/leaderboard.yaml",
+        submissions=[SUBMISSIONS] if LABELLED else [],
         code=code("tables-standard"),
     output:
         inform_success=multiext("results/tables/inform_success", ".md", ".csv", ".tex"),
@@ -160,6 +170,8 @@ rule tables_standard:
         state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
         metrics="results/metrics/standard.json",
         plot="results/plots/inform_success.csv",
+    params:
+        submissions=f" --submissions {SUBMISSIONS}" if LABELLED else "",
     log:
         "logs/tables-standard.log",
     conda:
@@ -167,7 +179,7 @@ rule tables_standard:
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
         " --table-dir results/tables --metrics {output.metrics} --plot {output.plot}"
-        " --log {log}"
+        "{params.submissions} --log {log}"
 
 
 # Nekvinda & Dušek 2021, Table 7: the Inform/Success trace of UBAR on sng0580 (the paper prints

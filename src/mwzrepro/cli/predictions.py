@@ -22,8 +22,9 @@ from mwzrepro.standard.params import StandardParams
 @click.option("--input", "inputs", type=IN_FILE, multiple=True, required=True,
               help="Prediction file in the reference evaluator's format; repeat for several "
                    "systems (the file name without .json is the system name).")
-@click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry to verify the inputs (pipeline files); omit for user files.")
+@click.option("--sources", "registries", type=IN_FILE, multiple=True,
+              help="Sources registry to verify the inputs (pipeline files; repeatable: the "
+                   "shipped registry and submissions.yaml); omit for user files.")
 @click.option("--turns", type=IN_FILE, required=True,
               help="Canonical turns.parquet of the test set the predictions are checked against.")
 @click.option("--out-dir", type=PATH, default=None,
@@ -32,7 +33,7 @@ from mwzrepro.standard.params import StandardParams
 @click.option("--coverage", type=PATH, default=None, help="coverage.parquet (one --input).")
 @click_options(StandardParams, exclude=("domain_sources", "state_match_threshold"))
 @log_option
-def predictions(inputs: tuple[Path, ...], registry: Path | None, turns: Path,
+def predictions(inputs: tuple[Path, ...], registries: tuple[Path, ...], turns: Path,
                 out_dir: Path | None, out: Path | None, coverage: Path | None,
                 log_file: Path | None, **kw: Any) -> None:
     """Validate and normalize systems' outputs (spec-standard-evaluation §2–3).
@@ -50,8 +51,8 @@ def predictions(inputs: tuple[Path, ...], registry: Path | None, turns: Path,
         targets = [(inputs[0], out, coverage)]
     else:
         raise click.UsageError("give one --input with --out and --coverage, or --out-dir")
-    if registry is not None:
-        verify_raw(registry, list(inputs))
+    if registries:
+        verify_raw(registries, list(inputs))
     from mwzrepro.prepare.predictions import expected_turns
 
     expected = expected_turns(read_table(turns, "turns"))

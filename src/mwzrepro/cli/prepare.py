@@ -1,5 +1,5 @@
 """Pipeline phases that prepare data: ``download``, ``ingest``, ``redelex`` (``predictions``:
-:mod:`mwzrepro.cli.predictions`)."""
+:mod:`mwzrepro.cli.predictions`; ``add-system``: :mod:`mwzrepro.cli.submissions`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
 @click.command("download")
-@click.option("--sources", "registry", type=IN_FILE, default=None,
-              help="Sources registry (src/mwzrepro/resources/sources.yaml), for --group or --id.")
+@click.option("--sources", "registries", type=IN_FILE, multiple=True,
+              help="Sources registry (src/mwzrepro/resources/sources.yaml), for --group or --id; "
+                   "repeat it to add the project's submissions.yaml (read as one registry).")
 @click.option("--group", default=None,
               help="Fetch every `sources:` entry of this group (first component of its path, "
                    "e.g. mwz21, sgd) to OUT_DIR/<path>; what the pipeline does.")
@@ -31,7 +32,7 @@ IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
                    "$MWZREPRO_MIRROR, else the upstream URL. A relative path is resolved "
                    "against the current directory.")
 @log_option
-def download(registry: Path | None, group: str | None, out_dir: Path | None,
+def download(registries: tuple[Path, ...], group: str | None, out_dir: Path | None,
              source_id: str | None, url: str | None, sha1: str | None, out: Path | None,
              mirror: str, log_file: Path | None) -> None:
     """Fetch pinned upstream files, verify their git blob SHA-1, write them atomically.
@@ -40,19 +41,20 @@ def download(registry: Path | None, group: str | None, out_dir: Path | None,
     does), --sources with --id and --out (one registered file), or --url, --sha1 and --out.
     """
     from mwzrepro.core.errors import DownloadError
-    from mwzrepro.core.sources import Source, fetch, groups, load_registry, resolve_mirror
+    from mwzrepro.core.sources import Source, fetch, groups, load_registries, resolve_mirror
 
     log = setup_logging(log_file)
     mirror_dir = resolve_mirror(mirror)
-    if registry is not None and group is not None and out_dir is not None:
-        members = groups(load_registry(registry, "sources")).get(group)
+    named = ", ".join(str(r) for r in registries)
+    if registries and group is not None and out_dir is not None:
+        members = groups(load_registries(registries, "sources")).get(group)
         if not members:
-            raise DownloadError(f"{registry}: no `sources:` entry in group {group!r}")
+            raise DownloadError(f"{named}: no `sources:` entry in group {group!r}")
         jobs = [(s, out_dir / s.path) for s in members]
-    elif registry is not None and source_id is not None and out is not None:
-        sources = load_registry(registry)
+    elif registries and source_id is not None and out is not None:
+        sources = load_registries(registries)
         if source_id not in sources:
-            raise DownloadError(f"{registry}: no source with id {source_id!r}")
+            raise DownloadError(f"{named}: no source with id {source_id!r}")
         jobs = [(sources[source_id], out)]
     elif url and sha1 and out is not None:
         jobs = [(Source(id=out.name, path=str(out), url=url, sha1=sha1, role=""), out)]
@@ -64,16 +66,18 @@ def download(registry: Path | None, group: str | None, out_dir: Path | None,
         log.info("download %s -> %s (git blob %s)", origin, dest, source.sha1)
 
 
-def verify_raw(registry: Path, paths: list[Path]) -> None:
+def verify_raw(registries: Path | tuple[Path, ...], paths: list[Path]) -> None:
     """Verify raw input files against the registry entry whose ``data/raw/<path>`` they are.
 
     Raises:
         mwzrepro.core.errors.DownloadError: a file has no registry entry or a different git blob id.
     """
     from mwzrepro.core.errors import DownloadError
-    from mwzrepro.core.sources import load_registry, verify_file
+    from mwzrepro.core.sources import load_registries, verify_file
 
-    by_path = {s.path: s for s in load_registry(registry).values()}
+    if isinstance(registries, Path):
+        registries = (registries,)
+    by_path = {s.path: s for s in load_registries(registries).values()}
     for p in paths:
         rel = p.as_posix().split("data/raw/", 1)[-1]
         if rel not in by_path:
@@ -139,41 +143,4 @@ def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
     log.info("redelex: %d references, unknown placeholders %s", len(refs), dict(unknown))
 
 
-@click.command("add-system")
-@click.argument("prediction_file", type=IN_FILE)
-@click.option("--name", required=True, help="System name (lowercase, e.g. mysystem).")
-@click.option("--sources", "registry", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=Path("src/mwzrepro/resources/sources.yaml"), show_default=True,
-              help="Sources registry to add the file to.")
-def add_system(prediction_file: Path, name: str, registry: Path) -> None:
-    """Register your own prediction file so that every table includes it.
-
-    Adds an entry ``mwzeval-predictions-NAME`` (``url: file:<path>``, its git blob SHA-1) to the
-    ``sources:`` section of the registry; then add NAME to ``systems`` in params.yaml and run
-    the pipeline. The file is verified like every upstream file, so editing it later makes the
-    pipeline stop until you register it again.
-    """
-    import re
-
-    from mwzrepro.core.errors import InputError
-    from mwzrepro.core.sources import git_blob_sha1, load_registry
-
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", name):
-        raise InputError(f"system name {name!r}: use lowercase letters, digits, '_', '.', '-'")
-    sid = f"mwzeval-predictions-{name}"
-    if sid in load_registry(registry):
-        raise InputError(f"{registry}: {sid} is already registered; remove it first")
-    rel = Path(prediction_file).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    entry = (
-        f"  {sid}:\n    path: mwzeval/predictions/{name}.json\n    url: file:{rel}\n"
-        f"    sha1: {git_blob_sha1(prediction_file.read_bytes())}\n    role: prediction\n"
-    )
-    text = registry.read_text(encoding="utf-8")
-    marker = "\nextra:\n"
-    if marker not in text:
-        raise InputError(f"{registry}: no 'extra:' section to insert before")
-    registry.write_text(text.replace(marker, "\n" + entry + marker[1:], 1), encoding="utf-8")
-    click.echo(f"registered {sid} ({rel}); now add '{name}' to `systems` in params.yaml")
-
-
-COMMANDS = [download, ingest, redelex, add_system]
+COMMANDS = [download, ingest, redelex]

@@ -133,16 +133,17 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
 @click.option("--metrics", "metrics", type=IN_FILE, multiple=True,
               help="A results/metrics/*.json file (repeatable).")
 @click.option("--params", "params_file", type=IN_FILE, required=True, help="params.yaml")
-@click.option("--sources", "registry", type=IN_FILE, required=True,
-              help="The pinned sources registry (sources.yaml).")
+@click.option("--sources", "registries", type=IN_FILE, multiple=True, required=True,
+              help="The pinned sources registry (sources.yaml); repeat it for the project's "
+                   "submissions.yaml.")
 @click.option("--out", type=PATH, required=True, help="HTML page to write.")
 @log_option
-def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Path,
+def report_provenance(metrics: tuple[Path, ...], params_file: Path, registries: tuple[Path, ...],
                       out: Path, log_file: Path | None) -> None:
     """Provenance page of the report: signatures, parameters and pinned sources."""
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_text
-    from mwzrepro.core.sources import load_registry
+    from mwzrepro.core.sources import load_registries
 
     log = setup_logging(log_file)
     esc = html.escape
@@ -165,7 +166,7 @@ def report_provenance(metrics: tuple[Path, ...], params_file: Path, registry: Pa
     parts.append("</table>")
     parts += ["<h2 id=\"params\">Parameters (params.yaml)</h2>",
               f"<pre>{esc(params_file.read_text(encoding='utf-8'))}</pre>"]
-    entries = load_registry(registry, "sources")  # the C YAML parser where available
+    entries = load_registries(registries, "sources")  # the C YAML parser where available
     parts += [f"<h2 id=\"sources\">Pinned sources ({len(entries)} files)</h2>",
               "<table><tr><th>id</th><th>path (data/raw/)</th><th>URL</th><th>SHA-1</th></tr>"]
     for sid, e in sorted(entries.items()):

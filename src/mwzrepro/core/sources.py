@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,7 @@ __all__ = [
     "RAW_PREFIX",
     "Source",
     "load_registry",
+    "load_registries",
     "groups",
     "git_blob_sha1",
     "MIRROR_ENV",
@@ -87,6 +89,27 @@ def load_registry(path: str | os.PathLike[str], section: str | None = None) -> d
                 out[sid] = Source(sid, entry["path"], entry["url"], entry["sha1"], entry["role"])
             except (KeyError, TypeError):
                 raise DownloadError(f"{path}: entry {sid!r} needs path, url, sha1, role") from None
+    return out
+
+
+def load_registries(paths: Iterable[str | os.PathLike[str]], section: str | None = None
+                    ) -> dict[str, Source]:
+    """Several registries read as one (:func:`load_registry` of each, in order): the shipped
+    registry and the project's ``submissions.yaml`` of the user's own files
+    (``mwzrepro add-system``).
+
+    Raises:
+        DownloadError: a file is missing or malformed, or two files register the same id
+            (names both).
+    """
+    out: dict[str, Source] = {}
+    where: dict[str, str] = {}
+    for path in paths:
+        for sid, source in load_registry(path, section).items():
+            if sid in out:
+                raise DownloadError(f"{path}: source {sid!r} is already registered in "
+                                    f"{where[sid]}")
+            out[sid], where[sid] = source, str(path)
     return out
 
 

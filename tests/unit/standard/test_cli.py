@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from mwzrepro.cli import bleu as bleu_cli
 from mwzrepro.cli import main
 from mwzrepro.cli import standard as standard_cli
+from mwzrepro.cli import tables_standard as tables_standard_cli
 from mwzrepro.prepare.delex.span import build_references
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.prepare.ingest.convlab import read_convlab
@@ -39,7 +40,7 @@ PREDICTIONS = {
 }
 
 
-COMMANDS = {c.name: c for m in (standard_cli, bleu_cli) for c in m.COMMANDS}
+COMMANDS = {c.name: c for m in (standard_cli, tables_standard_cli, bleu_cli) for c in m.COMMANDS}
 
 
 def invoke(*args):

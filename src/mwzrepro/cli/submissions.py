@@ -1,0 +1,136 @@
+"""``mwzrepro add-system``: register your own prediction file as a pipeline source.
+
+Registrations live in the project's own registry, ``submissions.yaml`` at the project root
+(section ``sources:``, the layout of the shipped ``src/mwzrepro/resources/sources.yaml``), never
+in the package: a wheel built afterwards carries no private entry. The workflow, ``mwzrepro
+download`` and the report's provenance page read both registries as one
+(:func:`mwzrepro.core.sources.load_registries`).
+
+An entry is the shipped registry's (``path``, ``url: file:<relative path>``, ``sha1`` = git
+blob SHA-1, ``role: prediction``) plus optional table labels ``model`` and ``type`` (the
+Inform/Success table's columns of those names; ``tables-standard --submissions``). A file
+outside the project is copied to ``data/submissions/<name>.json`` first, so the registered path
+is always relative to the project root.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import click
+
+__all__ = ["add_system", "submission_entry", "COMMANDS"]
+
+#: The project's registry of the user's own sources (relative to the project root).
+SUBMISSIONS = Path("submissions.yaml")
+#: Where files from outside the project are copied.
+COPIES = Path("data/submissions")
+#: The shipped registry (read to refuse an id it already has).
+SHIPPED = Path("src/mwzrepro/resources/sources.yaml")
+
+_HEADER = ("# Your own prediction files, registered with `mwzrepro add-system` (read with the\n"
+           "# shipped src/mwzrepro/resources/sources.yaml; same layout, section `sources:`).\n")
+
+
+def submission_entry(sid: str, name: str, url: str, sha1: str, model: str | None = None,
+                     kind: str | None = None) -> str:
+    """The YAML text of one registry entry (two-space indented under ``sources:``).
+
+    >>> print(submission_entry("mwzeval-predictions-mine", "mine", "file:mine.json", "ab12",
+    ...                        model="GPT-x", kind="LLM"), end="")
+      mwzeval-predictions-mine:
+        path: mwzeval/predictions/mine.json
+        url: file:mine.json
+        sha1: ab12
+        role: prediction
+        model: "GPT-x"
+        type: "LLM"
+    """
+    lines = [f"  {sid}:", f"    path: mwzeval/predictions/{name}.json", f"    url: {url}",
+             f"    sha1: {sha1}", "    role: prediction"]
+    lines += [f"    {key}: {json.dumps(value)}" for key, value in (("model", model),
+                                                               ("type", kind)) if value]
+    return "\n".join(lines) + "\n"
+
+
+def _check_prediction_file(path: Path) -> bytes:
+    """The file's bytes after checking it is a prediction file (JSON in one of the scorer's
+    accepted shapes). Raises InputError (one line naming the file)."""
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.inputs import read_shape
+
+    read_shape(read_predictions(path), path.name)
+    return path.read_bytes()
+
+
+def _project_path(path: Path, name: str, data: bytes) -> str:
+    """``path`` relative to the project root (the working directory); a file outside it is
+    copied to :data:`COPIES` first. Raises InputError when a different copy exists."""
+    from mwzrepro.core.errors import InputError
+
+    root = Path.cwd().resolve()
+    resolved = path.resolve()
+    if resolved.is_relative_to(root):
+        return resolved.relative_to(root).as_posix()
+    dest = COPIES / f"{name}.json"
+    if dest.exists() and dest.read_bytes() != data:
+        raise InputError(f"{dest}: a different file is already there; remove it or choose "
+                         "another --name")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_suffix(".json.tmp")
+    shutil.copyfile(resolved, tmp)
+    tmp.replace(dest)
+    return dest.as_posix()
+
+
+@click.command("add-system")
+@click.argument("prediction_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", required=True, help="System name (lowercase, e.g. mysystem).")
+@click.option("--model", default=None, help="Model label for the tables (e.g. \"GPT-2\").")
+@click.option("--type", "kind", default=None,
+              help="System type label for the tables (e.g. \"end-to-end\", \"policy\").")
+@click.option("--submissions", "--sources", "registry", default=str(SUBMISSIONS),
+              type=click.Path(dir_okay=False, path_type=Path), show_default=True,
+              help="The project's registry of your own files (created if missing).")
+def add_system(prediction_file: Path, name: str, model: str | None, kind: str | None,
+               registry: Path) -> None:
+    """Workflow: register your own prediction file (any path) so that every table includes it.
+
+    Adds ``mwzeval-predictions-NAME`` to the project's ``submissions.yaml`` (never to the
+    package); a file outside the project is copied to ``data/submissions/NAME.json``. Then add
+    NAME to ``systems`` in params.yaml and run the pipeline. The file is verified like every
+    upstream file (git blob SHA-1), so editing it later stops the pipeline until you register
+    it again.
+    """
+    import yaml
+
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import write_text
+    from mwzrepro.core.sources import git_blob_sha1, load_registries
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", name):
+        raise InputError(f"system name {name!r}: use lowercase letters, digits, '_', '.', '-'")
+    sid = f"mwzeval-predictions-{name}"
+    text = registry.read_text(encoding="utf-8") if registry.exists() else _HEADER + "sources:\n"
+    known = [p for p in (SHIPPED, registry) if p.exists()]
+    if sid in load_registries(known):
+        raise InputError(f"{sid} is already registered ({', '.join(map(str, known))}); "
+                         "remove it first")
+    if not re.search(r"^sources:[ \t]*(\{\})?[ \t]*$", text, re.MULTILINE):
+        raise InputError(f"{registry}: no top-level 'sources:' section to add to")
+    data = _check_prediction_file(prediction_file)
+    rel = _project_path(prediction_file, name, data)
+    text = re.sub(r"^sources:[ \t]*\{\}[ \t]*$", "sources:", text, count=1, flags=re.MULTILINE)
+    entry = submission_entry(sid, name, f"file:{rel}", git_blob_sha1(data), model, kind)
+    new = text.rstrip("\n") + "\n" + entry
+    if sid not in (yaml.safe_load(new) or {}).get("sources", {}):
+        raise InputError(f"{registry}: 'sources:' must be its last section to add to")
+    write_text(new, registry)
+    click.echo(f"registered {sid} ({rel}) in {registry}; now add '{name}' to `systems` in "
+               "params.yaml and run the pipeline")
+
+
+COMMANDS = [add_system]
