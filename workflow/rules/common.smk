@@ -64,6 +64,8 @@ def registries(entries=None):
 def sources_args(paths):
     """`--sources FILE` for each of `paths` (the registries() of a job)."""
     return " ".join(f"--sources {p}" for p in paths)
+
+
 # Final targets; every rules file appends its own.
 ALL_TARGETS = []
 # Conda environment file of every job (set per job with the conda directive, --sdm conda).

@@ -170,12 +170,12 @@ rule tables_standard:
         state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
         metrics="results/metrics/standard.json",
         plot="results/plots/inform_success.csv",
-    params:
-        submissions=f" --submissions {SUBMISSIONS}" if LABELLED else "",
     log:
         "logs/tables-standard.log",
     conda:
         ENV
+    params:
+        submissions=f" --submissions {SUBMISSIONS}" if LABELLED else "",
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
         " --table-dir results/tables --metrics {output.metrics} --plot {output.plot}"
