@@ -79,7 +79,7 @@ def test_every_acceptance_check_passes(out):
 def test_replaced_values_are_absent_from_the_seen_set(out):
     c = out.report["checks"]["1_unseen"]
     assert c["replacement_keys_failing"] == [] and c["new_values_in_seen_set"] == 0
-    assert c["new_values_checked"] > 20000
+    assert c["new_values_checked"] == 21347
     assert out.report["checks"]["2_no_structured_leaks"]["structured_leaks"] == 0
 
 
@@ -89,7 +89,7 @@ def test_no_span_lost_its_value(out):
     assert c["character_spans_outside_text"] == 0
     # the only spans that no longer read as their value lie inside another entity's
     # replaced mention (conflicting annotations such as Type 'hotel' on "Ashley Hotel")
-    assert c["spans_property_lost"] <= c["nested_spans"]
+    assert (c["spans_property_lost"], c["nested_spans"]) == (44, 49)
     assert c["spans_property_held_in_base"] == 18292
 
 
@@ -112,7 +112,7 @@ def test_same_dialogues_turns_and_slot_names(out, mwz21_test):
 def test_coverage_matches_the_spec(out):
     c = out.report["checks"]["9_coverage"]
     assert (c["turns_state_changed"], c["user_turns"]) == (6111, 7372)
-    assert 75.0 <= c["turns_state_changed_pct"] <= 90.0
+    assert c["turns_state_changed_pct"] == round(100 * 6111 / 7372, 2) == 82.89  # spec: 75-90
 
 
 def test_sng0293(out, inputs):
@@ -155,7 +155,7 @@ def test_determinism_and_seed_sensitivity(inputs, tmp_path):
     a = runs[0].mapping.set_index(["dialogue_id", "family", "canonical"])["replacement_key"]
     b = runs[2].mapping.set_index(["dialogue_id", "family", "canonical"])["replacement_key"]
     assert a.index.equals(b.index)
-    assert (a != b).mean() >= 0.90
+    assert int((a != b).sum()) == 217 and len(a) == 219  # 99.1 % (at least 90 %)
 
 
 def test_bias_reference_values_on_the_test_split(mwz21_test):
@@ -178,6 +178,6 @@ def test_unseen_set_removes_the_dominant_entity(out, mwz21_test):
 
     base = bias_table(value_counts(mwz21_test["states"])).set_index("table2_slot")
     new = bias_table(value_counts(out.tables["states"])).set_index("table2_slot")
-    assert new.loc["train-destination", "hinf_h0"] > base.loc["train-destination",
-                                                               "hinf_h0"] + 0.3
+    assert round(base.loc["train-destination", "hinf_h0"], 3) == 0.245
+    assert round(new.loc["train-destination", "hinf_h0"], 3) == 0.867  # well above: +0.62
     assert new.loc["hotel-stay", "h1_h0"] == base.loc["hotel-stay", "h1_h0"]

@@ -111,16 +111,20 @@ def test_report_in_headless_chromium(built_report):
         frame = page.wait_for_selector("iframe").content_frame()
         frame.wait_for_selector("table")
         assert "19212 19185 19219" in frame.inner_text("table")
-        # an SVG plot renders as an image
+        # an SVG plot renders as an image of the file's width (matplotlib writes points;
+        # CSS: 1pt = 4/3 px; naturalWidth is a whole number of pixels)
         svg = "results/plots/dst_fga_lambda.svg"
-        if svg in items:
-            page.evaluate("p => app.setView({content: 'img', contentPath: results[p].data_uri,"
-                          " resultPath: p})", svg)
-            img = page.wait_for_selector("img[src^='data:image/svg+xml']")
-            assert img.evaluate("i => i.naturalWidth") > 0
-            page.evaluate("""p => app.setView({content: 'html',
-                contentPath: results[p].data_uri, resultPath: p})""", trace)
-            page.wait_for_selector("iframe").content_frame().wait_for_selector("table")
+        if svg not in items:
+            pytest.fail(f"{svg} is not in the report (items: {len(items)})")
+        page.evaluate("p => app.setView({content: 'img', contentPath: results[p].data_uri,"
+                      " resultPath: p})", svg)
+        img = page.wait_for_selector("img[src^='data:image/svg+xml']")
+        width_pt = re.search(r'<svg[^>]* width="([0-9.]+)pt"',
+                             (workdir / svg).read_text(encoding="utf-8")).group(1)
+        assert abs(img.evaluate("i => i.naturalWidth") - float(width_pt) * 4 / 3) < 1, width_pt
+        page.evaluate("""p => app.setView({content: 'html',
+            contentPath: results[p].data_uri, resultPath: p})""", trace)
+        page.wait_for_selector("iframe").content_frame().wait_for_selector("table")
         shot = workdir / "results" / "report" / "screenshot.png"
         page.screenshot(path=str(shot))
         # a table page's caption (workflow/report/table.rst): inline literals show as code,

@@ -181,10 +181,10 @@ def test_dst_effect_table(tmp_path: Path) -> None:
         catch_exceptions=False)
     assert res.exit_code == 0, res.output
     rec = json.loads((out / "dst.json").read_text())["systems"]
-    assert rec["fixed"]["corrected"]["jga"] == 1.0 and rec["fixed"]["original"]["jga"] < 1.0
-    assert rec["orig"]["original"]["jga"] == 1.0 and rec["orig"]["corrected"]["jga"] < 1.0
-    # 4 turns; the original gold differs from the corrected one at d1 turns 1-2 and d2 turn 0
-    assert rec["orig"]["corrected"]["jga"] == 0.25
+    # 4 turns; the original gold differs from the corrected one at d1 turns 1-2 and d2 turn 0:
+    # each system is right on all 4 turns of its own gold and on 1 of 4 of the other
+    assert rec["fixed"]["corrected"]["jga"] == 1.0 and rec["fixed"]["original"]["jga"] == 0.25
+    assert rec["orig"]["original"]["jga"] == 1.0 and rec["orig"]["corrected"]["jga"] == 0.25
 
 
 def _block_args(block: dict) -> list[str]:

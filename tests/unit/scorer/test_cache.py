@@ -49,19 +49,32 @@ def test_manifest_detects_missing_and_changed_files(tmp_path):
 
 
 def test_lock_serializes_builders(tmp_path):
+    """Two builders of one set: the first waits inside its section until the second is inside
+    too, or 0.5 s pass. Under the lock the second cannot enter, so the sections follow each
+    other; without it (a no-op context manager) the second enters while the first waits."""
+    first_inside, second_inside = threading.Event(), threading.Event()
     order = []
 
-    def worker(name):
+    def first():
         with build_lock(tmp_path, "mwz21"):
-            order.append(f"{name}+")
-            order.append(f"{name}-")
+            order.append("a+")
+            first_inside.set()
+            second_inside.wait(timeout=0.5)
+            order.append("a-")
 
-    threads = [threading.Thread(target=worker, args=(n,)) for n in "ab"]
+    def second():
+        first_inside.wait(timeout=10)
+        with build_lock(tmp_path, "mwz21"):
+            order.append("b+")
+            second_inside.set()
+            order.append("b-")
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert order in (["a+", "a-", "b+", "b-"], ["b+", "b-", "a+", "a-"])
+    assert order == ["a+", "a-", "b+", "b-"]
     assert (tmp_path / "resources" / "mwz21.lock").exists()
 
 

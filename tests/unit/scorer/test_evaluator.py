@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import subprocess
 import sys
@@ -49,7 +50,18 @@ def test_hand_checked_numbers(mini):
     # gold turn 1 of sng9001 also has the restaurant name: 2 of 3 turns match jointly
     assert d["dst"]["joint_accuracy"] == pytest.approx(200 / 3)
     assert d["dst_fga"]["turns"] == 3 and d["dst_fga"]["dialogues"] == 2
-    assert d["richness"]["num_unigrams"] > 0 and 0 < d["bleu"]["mwz21"] < 100
+    # normalized responses (13a tokens, punctuation split off): 'NAME is at ADDRESS .', 'the
+    # postcode is POST .', 'booked , the number is PHONE .' (17 tokens) against 'NAME is a nice
+    # place . it is at ADDRESS .', 'it is POST . goodbye .', 'booked , a TYPE , the contact
+    # number is PHONE .' (28): n-gram precisions 15/17, 11/14, 5/11, 2/8, brevity penalty
+    # exp(1 - 28/17)
+    bleu = math.exp(1 - 28 / 17) * (15 / 17 * 11 / 14 * 5 / 11 * 2 / 8) ** 0.25 * 100
+    assert d["bleu"]["mwz21"] == pytest.approx(bleu, rel=1e-12)    # 27.739
+    # richness tokens leave punctuation out: 4 + 4 + 5 words, all 10 words distinct, as are
+    # the 3 + 3 + 4 bigrams and the 2 + 2 + 3 trigrams
+    assert {k: d["richness"][k] for k in ("num_unigrams", "num_bigrams", "num_trigrams")} == \
+        {"num_unigrams": 10, "num_bigrams": 10, "num_trigrams": 7}
+    assert d["richness"]["avg_lengths"] == pytest.approx(13 / 3)
     assert d["coverage"]["complete"] and d["warnings"] == []
 
 
@@ -60,7 +72,9 @@ def test_units_percent_everywhere_or_as_the_reference_evaluator(mini):
                                                               "dst")}
     assert r["dst"] == ref and r["success"]["inform"]["total"] == 100.0
     assert pct["slot_precision"] == 100 * ref["slot_precision"]
-    assert 0 < ref["slot_recall"] <= 1 and pct["slot_recall"] > 1
+    # 8 of the 9 gold slot values predicted (tp 8, fn 1, fp 0), as the reference computes it
+    assert ref["slot_recall"] == 8 / (8 + 1 + 1e-10)
+    assert pct["slot_recall"] == 100 * ref["slot_recall"]
     assert pct["joint_accuracy"] == ref["joint_accuracy"]
     with pytest.raises(ValueError):
         r.to_dict(units="fraction")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mwzrepro.core.errors import InputError
+from mwzrepro.core.fuzzy import partial_ratio
 from mwzrepro.standard.state_match import flatten_state, state_match
 
 GOLD = {"d": [{"restaurant": {"area": "city centre", "food": "thai"}},
@@ -65,3 +66,23 @@ def test_equal_values_match_unless_threshold_is_100_and_none_never_matches():
     none = {"d": [{"restaurant": {"area": None, "food": "thai"}}]}
     r = state_match(none, {"d": [{"restaurant": {"area": None, "food": "thai"}}]})
     assert (r["tp"], r["fp"], r["fn"], r["joint_accuracy"]) == (1, 1, 1, 0)
+
+
+@pytest.mark.parametrize("matching", ["reference", "optimal"])
+def test_a_score_equal_to_the_threshold_does_not_match(matching):
+    # 'kings college chapal' vs 'kings college chapel': both 20 characters, one substitution
+    # = Indel distance 2 over the whole window: (40 - 2) / 40 = 0.95 -> 95 in both modes
+    # (reference: fuzzywuzzy 0.18's partial_ratio, rounded; optimal: rapidfuzz's
+    # fuzz.partial_ratio, 95.0), exactly the default threshold: no match, as 95 is not > 95
+    assert partial_ratio("kings college chapal", "kings college chapel", matching) == 95
+    gold = {"d": [{"attraction": {"name": "kings college chapel"}}]}
+    pred = {"d": [{"attraction": {"name": "kings college chapal"}}]}
+    r = state_match(pred, gold, matching)
+    assert (r["tp"], r["fp"], r["fn"], r["joint_accuracy"]) == (0, 1, 1, 0)
+    r = state_match(pred, gold, matching, threshold=94)
+    assert (r["tp"], r["fp"], r["fn"], r["joint_accuracy"]) == (1, 0, 0, pytest.approx(100.0))
+    # 'thaii' vs 'thai' scores 100 (a substring): no match at threshold 100, a match below it
+    assert partial_ratio("thaii", "thai", matching) == 100
+    thaii = {"d": [{"restaurant": {"area": "city centre", "food": "thaii"}}]}
+    assert state_match(thaii, GOLD, matching, threshold=100)["tp"] == 0
+    assert state_match(thaii, GOLD, matching, threshold=99)["tp"] == 2

@@ -116,3 +116,31 @@ def test_replicate_all_rejects_duplicate_system():
     r = Resampler(["d0", "d1"], 5, 0)
     with pytest.raises(InputError, match="twice"):
         r.replicate_all([inform([1, 0], ["d0", "d1"]), inform([0, 0], ["d0", "d1"])])
+
+
+def test_pinned_bounds_of_a_fixed_seed_at_95_percent():
+    # 100 dialogues, 70 Inform hits, 500 resamples of seed 7: the default level is 95 %
+    # (a 90 % interval of the same draws is [62, 78])
+    resampler = Resampler([f"d{i:03d}" for i in range(100)], 500, 7)
+    stats = inform([1] * 70 + [0] * 30)
+    assert resampler.replicate(stats).interval == Interval(70.0, 61.0, 79.0)
+    assert resampler.replicate(stats, 0.90).interval == Interval(70.0, 62.0, 78.0)
+    # 10 dialogues, 40 resamples of seed 3: the two lowest figures are 30 and 40, the two
+    # highest 100; numpy's linear quantile at 0.025 sits at position 0.025 · 39 = 0.975
+    # (30 + 0.975 · 10 = 39.75), at 0.975 at 38.025 (between two 100s)
+    ids = [f"d{i}" for i in range(10)]
+    rep = Resampler(ids, 40, 3).replicate(inform([1] * 7 + [0] * 3, ids))
+    assert sorted(rep.values)[:2] == [30.0, 40.0] and sorted(rep.values)[-2:] == [100.0, 100.0]
+    assert (rep.interval.point, rep.interval.upper) == (70.0, 100.0)
+    assert rep.interval.lower == pytest.approx(39.75, abs=1e-12)
+
+
+def test_percentile_interval_by_hand_at_95_percent():
+    # 0, 1, ..., 100: the 2.5th and 97.5th percentiles are 2.5 and 97.5 (90 %: 5 and 95)
+    got = percentile_interval(np.arange(101.0), 50.0, 0.95)
+    assert (got.point, got.lower, got.upper) == (50.0, pytest.approx(2.5, abs=1e-12), 97.5)
+    got = percentile_interval(np.arange(101.0), 50.0, 0.90)
+    assert (got.lower, got.upper) == (pytest.approx(5.0, abs=1e-12), 95.0)
+    # NaN resamples (a draw without the system's dialogues) are left out: 2.5 % of 0..10
+    got = percentile_interval(np.array([np.nan, *range(11)], dtype=float), 5.0, 0.95)
+    assert (got.lower, got.upper) == pytest.approx((0.25, 9.75), abs=1e-12)

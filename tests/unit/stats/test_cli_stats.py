@@ -136,7 +136,16 @@ def test_bootstrap_outputs_and_determinism(workspace: Path, tmp_path: Path):
     assert metrics["dialogues"] == N and metrics["params"]["resamples"] == 200
     jga = metrics["figures"]["jga"]
     assert sorted(jga["systems"]) == ["alpha", "gamma"]  # beta has no states
-    assert jga["pairs"] == {"tests": 1, "significant": jga["pairs"]["significant"]}
+    assert {k: (f["pairs"]["tests"], f["pairs"]["significant"])
+            for k, f in metrics["figures"].items()} == {
+        "bleu": (3, 3), "inform": (3, 3), "success": (3, 2), "inform-optimistic": (3, 3),
+        "success-optimistic": (3, 3), "jga": (1, 1), "fga": (1, 1)}
+    # the fixture's Inform: alpha 37 of 40 dialogues, beta 24 of 40, gamma 11 of its 37; the
+    # 95 % intervals of 200 resamples of seed 0
+    assert {s: (v["point"], v["lower"], v["upper"])
+            for s, v in metrics["figures"]["inform"]["systems"].items()} == {
+        "alpha": (92.5, 85.0, 100.0), "beta": (60.0, 42.5, 72.5),
+        "gamma": pytest.approx((1100 / 37, 15.779352226720649, 48.648648648648646), rel=1e-9)}
     bleu = metrics["figures"]["bleu"]
     assert "bs:200|seed:0" in bleu["signature"] and bleu["condition"] == "v1"
     for fig in metrics["figures"].values():

@@ -80,4 +80,12 @@ def test_ranking_conditions_from_stats_outputs():
     assert len(fga) == 1 and fga[0].tau == -1.0
     # the bump chart leaves out conditions scoring fewer systems
     assert list(rep.bump["inform"]) == ["mwz21", "leaderboard 2.2"]
-    assert rep.metrics["comparisons"][0]["tau"] is not None
+    # a and b in the same order in both inform conditions: tau 1; one system in common with
+    # the optimistic condition: no tau (null in the JSON)
+    assert [(c["a"], c["b"], c["systems"], c["tau"]) for c in rep.metrics["comparisons"]
+            if c["metric"] == "inform"] == [
+        ("mwz21", "leaderboard 2.2", 2, 1.0), ("mwz21", "paper 2.2 optimistic", 1, None),
+        ("leaderboard 2.2", "paper 2.2 optimistic", 1, None)]
+    assert rep.metrics["comparisons"][3]["movers"] == [
+        {"system": "a", "rank_a": 2.0, "rank_b": 1.0},
+        {"system": "b", "rank_a": 1.0, "rank_b": 2.0}]
