@@ -341,9 +341,9 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
 
 @click.command("tables-standard")
 @click.option("--scores-dir", type=IN_DIR, required=True,
-              help="results/scores: reads success/<version>/<system>.parquet (every system "
-                   "and oracle.parquet for every version), richness/<system>.parquet and "
-                   "richness/reference/<version>.parquet.")
+              help="results/scores: reads success/<version>/<system>.parquet (every system, "
+                   "oracle), bleu/<version>/<system>.parquet (Combined), richness/<system>"
+                   ".parquet and richness/reference/<version>.parquet.")
 @click.option("--published", type=IN_FILE, required=True,
               help="workflow/resources/published/leaderboard.yaml")
 @click.option("--table-dir", type=PATH, required=True,
@@ -354,9 +354,8 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
                     plot: Path, log_file: Path | None) -> None:
-    """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
-    Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
-    metrics JSON.
+    """Table 5 (Inform/Success, standard and optimistic, Combined, next to the published
+    numbers) and Table 6 (richness, each version's reference corpus) shapes, §13 metrics; JSON.
 
     Versions and systems are those found under --scores-dir (rows sorted by system); every
     system must have been scored on every version. Numbers whose signatures differ in
@@ -366,6 +365,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
 
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.standard.combined_score import bleu_by_version
     from mwzrepro.standard.scoring import ORACLE
     from mwzrepro.standard.tables import standard_tables
 
@@ -388,7 +388,8 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     richness = {s: read_table(scores_dir / "richness" / f"{s}.parquet", "scores") for s in syss}
     ref_richness = {v: read_table(scores_dir / "richness" / "reference" / f"{v}.parquet",
                                   "scores") for v in vers}
-    out = standard_tables(success, richness, ref_richness, pub)
+    out = standard_tables(success, richness, ref_richness, pub,
+                          bleu_by_version(scores_dir / "bleu", vers, syss))
     for stem, spec in out.tables.items():
         spec.render(table_dir / stem)
     write_json(out.metrics, metrics)
