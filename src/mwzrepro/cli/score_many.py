@@ -18,7 +18,10 @@ from typing import Any
 import click
 
 from mwzrepro.core.params import click_options, from_options
-from mwzrepro.stats.params import StatsParams
+
+#: The stats block's model, by name: its options come from the generated params table (no
+#: pydantic import when the one-file command runs).
+StatsParams = "mwzrepro.stats.params:StatsParams"
 
 __all__ = ["many_options", "expand_inputs", "is_many", "score_many", "MANY_KEYS"]
 
