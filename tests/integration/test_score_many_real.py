@@ -94,6 +94,7 @@ def test_partial_files_are_marked_and_not_ranked(board):
     assert board["comparability"]["differing"] == {"cov": sorted(marked)}
 
 
+@pytest.mark.slow
 def test_paired_p_values_are_the_pipelines(board, built_workspace):
     import pandas as pd
 

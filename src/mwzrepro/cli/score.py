@@ -107,7 +107,8 @@ def _metrics(text: str) -> tuple[str, ...]:
               default="standard", show_default=True,
               help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
 @click.option("--metrics", default=",".join(METRICS), show_default=True,
-              help="Metrics to compute, comma-separated (dst: when every turn has a state).")
+              help="Metrics to compute, comma-separated (dst: when every turn has a state); "
+                   "several files: by default those of the table (bleu, success, dst).")
 @click_options(STANDARD_PARAMS, exclude=("domain_sources",))
 @click_options(RICHNESS_PARAMS)
 @click.option("--format", "fmt",
@@ -163,8 +164,9 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
         if system is not None:
             raise click.UsageError("--system names one file; with several give --names")
         with paused_gc(freeze=True):
-            return score_many(paths, fmt, setting, chosen, strict, per_dialogue, out, kw,
-                              _evaluator)
+            table_metrics = ("bleu", "success", "dst")  # the table's columns, by default
+            return score_many(paths, fmt, setting, chosen if metrics != ",".join(METRICS)
+                              else table_metrics, strict, per_dialogue, out, kw, _evaluator)
     kw = {k: v for k, v in kw.items() if k not in MANY_KEYS}
     predictions_file = paths[0]
     name = system or predictions_file.stem
