@@ -156,6 +156,8 @@ def _table(results: Mapping[str, EvaluationResult], comp: Comparability,
     table = pd.DataFrame(rows)
     for m in METRIC_COLUMNS:
         table[m] = table[m].astype("float64")
+        if tests is not None:
+            table[f"{m}_significant"] = table[f"{m}_significant"].astype("boolean")
     ranked = table["combined"].where(table["comparable"])
     table.insert(table.columns.get_loc("differs") + 1, "rank",
                  ranked.rank(ascending=False, method="min").astype("Int64"))

@@ -15,7 +15,6 @@ differing fields, how intervals and tests were made, and the files that failed. 
 from __future__ import annotations
 
 import json
-import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,8 +31,15 @@ _SIG_TITLES = {"bleu": "BLEU", "success": "Inform/Success", "dst_fga": "JGA/FGA"
 
 
 def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or (
-        not isinstance(value, str | bool | int | float))
+    """None, NaN or pandas' NA (a figure or test a row does not have)."""
+    import pandas as pd
+
+    if value is None or isinstance(value, str):
+        return value is None
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
 
 
 def _cell(row: dict[str, Any], m: str, board: Leaderboard) -> str:
@@ -104,8 +110,8 @@ def leaderboard_notes(board: Leaderboard) -> list[str]:
 def _json(board: Leaderboard) -> str:
     rows = []
     for row in board.table.to_dict("records"):
-        clean = {k: (None if _missing(v) and not isinstance(v, str) else
-                     (v.item() if hasattr(v, "item") else v)) for k, v in row.items()}
+        clean = {k: None if _missing(v) else (v.item() if hasattr(v, "item") else v)
+                 for k, v in row.items()}
         clean["signatures"] = board.results[row["system"]].signatures()
         rows.append(clean)
     comp = board.comparability

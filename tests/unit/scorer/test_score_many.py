@@ -91,6 +91,7 @@ def test_partial_coverage_is_marked_and_has_no_rank_nor_test(score, files, tmp_p
     assert rows["half"]["differs"] == "cov:1/2" and not rows["half"]["comparable"]
     assert rows["half"]["rank"] is None and rows["half"]["success_p"] is None
     assert rows["worse"]["success_p"] is not None and rows["base"]["success_p"] is None
+    assert rows["worse"]["success_significant"] is False      # 1 of 2 dialogues: p ~ 0.17
     assert doc["comparability"]["differing"] == {"cov": ["half"]}
     assert "cov differs (half)" in doc["comparability"]["line"]
     code, text, _ = score(files["base"], files["worse"], half)
