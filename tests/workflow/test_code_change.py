@@ -1,5 +1,6 @@
 """Acceptance: editing a constant in the module that holds the seed aliases
-(``src/mwzrepro/consistency/params.py``, imported by the unseen-entity build too) makes
+(``src/mwzrepro/core/venue_aliases.py``, imported by the correction's parameters and by the
+unseen-entity build) makes
 `snakemake -n` and `dvc status` plan exactly the steps whose commands load that module (the
 unseen-entity test set, the correction, and for Snakemake what reads their outputs), and
 nothing else.
@@ -34,7 +35,7 @@ from tests.workflow.dags import (
 
 pytestmark = pytest.mark.filterwarnings("ignore:_NoneStep.value:DeprecationWarning")
 
-MODULE = "src/mwzrepro/consistency/params.py"
+MODULE = "src/mwzrepro/core/venue_aliases.py"
 #: The job writing the code listings (rule code_digests, stage code-digests).
 DIGESTS = "code-digests"
 

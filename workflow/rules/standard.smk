@@ -161,6 +161,9 @@ rule tables_standard:
         ),
         richness=expand("results/scores/richness/{system}.parquet", system=SYSTEMS),
         reference=expand("results/scores/richness/reference/{version}.parquet", version=VERSIONS),
+        bleu=expand(
+            "results/scores/bleu/{version}/{system}.parquet", version=VERSIONS, system=SYSTEMS
+        ),
         published="workflow/resources/published/leaderboard.yaml",
         submissions=[SUBMISSIONS] if LABELLED else [],
         code=code("tables-standard"),

@@ -24,6 +24,7 @@ MODELS = (
     "mwzrepro.standard.params:StandardParams",
     "mwzrepro.standard.params:RichnessParams",
     "mwzrepro.dst.params:DSTParams",
+    "mwzrepro.stats.params:StatsParams",
 )
 
 HEADER = '''"""Option rows and validated defaults of the parameter models ``mwzrepro score`` needs

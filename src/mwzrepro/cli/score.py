@@ -23,6 +23,7 @@ from mwzrepro.cli.options import (
     STANDARD_PARAMS,
     setup_logging,
 )
+from mwzrepro.cli.score_many import many_options
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
 
@@ -100,19 +101,22 @@ def _metrics(text: str) -> tuple[str, ...]:
 
 
 @click.command("score")
-@click.argument("predictions_file", type=IN_FILE)
+@click.argument("files", nargs=-1, required=True, type=PATH)
 @resource_options
 @click.option("--setting", type=click.Choice(["standard", "optimistic", "both"]),
               default="standard", show_default=True,
               help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
 @click.option("--metrics", default=",".join(METRICS), show_default=True,
-              help="Metrics to compute, comma-separated (dst: when every turn has a state).")
+              help="Metrics to compute, comma-separated (dst: when every turn has a state); "
+                   "several files: by default those of the table (bleu, success, dst).")
 @click_options(STANDARD_PARAMS, exclude=("domain_sources",))
 @click_options(RICHNESS_PARAMS)
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "latex"]),
+@click.option("--format", "fmt",
+              type=click.Choice(["text", "json", "markdown", "latex", "csv"]),
               default="text", show_default=True,
               help="Output: text (rounded as in the papers), json (full precision), markdown "
-                   "or latex (paper-style rows with signatures and coverage as notes).")
+                   "or latex (paper-style rows with signatures and coverage as notes); csv: "
+                   "the several-files table at full precision.")
 @click.option("--units", type=click.Choice(["percent", "mwzeval"]), default="percent",
               show_default=True,
               help="Units of json/--out: percent everywhere, or the reference evaluator's "
@@ -121,23 +125,32 @@ def _metrics(text: str) -> tuple[str, ...]:
               help="Stop unless the file covers every test dialogue and turn.")
 @click.option("--system", default=None, help="System name (default: the file stem).")
 @click.option("--out", type=PATH, default=None,
-              help="Also write the full-precision JSON result here.")
+              help="Also write the full-precision JSON result (several files: the table) "
+                   "here.")
 @click.option("--per-dialogue", type=PATH, default=None,
               help="Write one row per dialogue here (Inform/Success per domain, offered and "
-                   "goal venues, requested and provided slots): .csv, .json or .jsonl.")
+                   "goal venues, requested and provided slots): .csv, .json or .jsonl; "
+                   "several files: a directory receiving <name>.csv per file.")
 @click.option("--result-cache/--no-result-cache", default=True, show_default=True,
               help="Reuse the stored result when this exact file was scored with the same "
                    "settings, package and resources before (the cache verifies it).")
-def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: str,
+@many_options
+def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: str,
           strict: bool, system: str | None, out: Path | None, per_dialogue: Path | None,
           result_cache: bool, **kw: Any) -> None:
-    """Score one prediction file (reference evaluator format) against the MultiWOZ test set.
+    """Score prediction files (reference evaluator format) against the MultiWOZ test set.
+
+    Several files (a directory: its *.json; a quoted glob: its matches) give one table, a row
+    per file: Inform, Success, BLEU, Combined, JGA and FGA(0.5) for files with states, with
+    --ci intervals and --paired-bs tests against the first file; rows whose signatures differ
+    (coverage, lex:, ph:, ...) are marked and get no rank or test (--strict: an error).
 
     Prints the numbers (stdout) with their signatures and coverage; warnings (partial
     coverage, empty responses, deleted placeholders with counts and, when --placeholders
     extended would map some of them, the figures with it) go to stderr. Dialogue ids may be
     upper-case and end in .json. Nothing is written when the input is rejected.
     """
+    from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.scorer.cache import cache_root
     from mwzrepro.scorer.memo import load_result
@@ -146,6 +159,16 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
 
     log = setup_logging(None)
     chosen = _metrics(metrics)
+    paths = expand_inputs(files)
+    if is_many(paths, fmt, kw):
+        if system is not None:
+            raise click.UsageError("--system names one file; with several give --names")
+        with paused_gc(freeze=True):
+            table_metrics = ("bleu", "success", "dst")  # the table's columns, by default
+            return score_many(paths, fmt, setting, chosen if metrics != ",".join(METRICS)
+                              else table_metrics, strict, per_dialogue, out, kw, _evaluator)
+    kw = {k: v for k, v in kw.items() if k not in MANY_KEYS}
+    predictions_file = paths[0]
     name = system or predictions_file.stem
     options = {**{k: str(v) for k, v in kw.items()
                   if k != "lexicalized" or v}, "metrics": chosen, "setting": setting,
@@ -182,12 +205,7 @@ def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, s
 
     data = read_predictions(predictions_file)
     read_shape(data, predictions_file.name)       # before any resource is built
-    standard = from_options(STANDARD_PARAMS, kw, "standard")
-    richness = from_options(RICHNESS_PARAMS, kw, "richness")
-    evaluator = make_evaluator(kw, chosen, setting, strict,
-                               state_match_threshold=standard.state_match_threshold,
-                               placeholders=standard.placeholders,
-                               msttr_window=richness.msttr_window)
+    evaluator = _evaluator(kw, chosen, setting, strict)
     result = evaluator.evaluate(data, name, predictions_file.name,
                                 per_dialogue=per_dialogue is not None)
     stored = result.to_dict("mwzeval")
@@ -198,6 +216,16 @@ def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, s
 
         write_text(per_dialogue_text(result.dialogues, per_dialogue), per_dialogue)
     return stored
+
+
+def _evaluator(kw: dict[str, Any], chosen: tuple[str, ...], setting: str, strict: bool):
+    """The evaluator of ``score``'s options (metrics, setting, standard and richness blocks)."""
+    standard = from_options(STANDARD_PARAMS, kw, "standard")
+    richness = from_options(RICHNESS_PARAMS, kw, "richness")
+    return make_evaluator(kw, chosen, setting, strict,
+                          state_match_threshold=standard.state_match_threshold,
+                          placeholders=standard.placeholders,
+                          msttr_window=richness.msttr_window)
 
 
 def _result_key(predictions_file: Path, options: dict[str, Any], kw: dict[str, Any]) -> str:

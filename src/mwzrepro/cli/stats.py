@@ -299,7 +299,7 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
 @_inputs
 @click.option("--system-a", required=True, help="System A (a BLEU score file stem).")
 @click.option("--system-b", required=True, help="System B.")
-@click_options(StatsParams)
+@click_options(StatsParams, exclude=("correction",))
 @click.option("--out", type=PATH, default=None, help="Also write the comparison as JSON.")
 @log_option
 def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
@@ -311,7 +311,7 @@ def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_di
     from mwzrepro.stats.compare import comparison_note, compare, format_comparison
 
     log = setup_logging(log_file)
-    params = from_options(StatsParams, kw, "stats")
+    params = from_options(StatsParams, {**kw, "correction": "none"}, "stats")  # uncorrected
     chosen = _systems(bleu_dir, (system_a, system_b))
     stats, _sigs, test_ids = _load(version, references, predictions_dir, bleu_dir,
                                    success_dir, dst_dir, chosen, params, log)

@@ -12,9 +12,9 @@ from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 
 @click.command("tables-standard")
 @click.option("--scores-dir", type=IN_DIR, required=True,
-              help="results/scores: reads success/<version>/<system>.parquet (every system "
-                   "and oracle.parquet for every version), richness/<system>.parquet and "
-                   "richness/reference/<version>.parquet.")
+              help="results/scores: reads success/<version>/<system>.parquet (every system, "
+                   "oracle), bleu/<version>/<system>.parquet (Combined), richness/<system>"
+                   ".parquet and richness/reference/<version>.parquet.")
 @click.option("--published", type=IN_FILE, required=True,
               help="workflow/resources/published/leaderboard.yaml")
 @click.option("--table-dir", type=PATH, required=True,
@@ -28,9 +28,9 @@ from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
                     plot: Path, submissions: Path | None, log_file: Path | None) -> None:
-    """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
-    Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
-    metrics JSON.
+    """Table 5 (Inform/Success, standard and optimistic, Combined, next to the published
+    numbers) and Table 6 (richness, with each version's reference corpus) shapes, the §13
+    state metrics; metrics JSON.
 
     Versions and systems are those found under --scores-dir (rows sorted by system); every
     system must have been scored on every version. Numbers whose signatures differ in
@@ -40,6 +40,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
 
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.standard.combined_score import bleu_by_version
     from mwzrepro.standard.scoring import ORACLE
     from mwzrepro.standard.system_labels import with_submission_labels
     from mwzrepro.standard.tables import standard_tables
@@ -65,7 +66,8 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     richness = {s: read_table(scores_dir / "richness" / f"{s}.parquet", "scores") for s in syss}
     ref_richness = {v: read_table(scores_dir / "richness" / "reference" / f"{v}.parquet",
                                   "scores") for v in vers}
-    out = standard_tables(success, richness, ref_richness, pub)
+    out = standard_tables(success, richness, ref_richness, pub,
+                          bleu_by_version(scores_dir / "bleu", vers, syss))
     for stem, spec in out.tables.items():
         spec.render(table_dir / stem)
     write_json(out.metrics, metrics)

@@ -33,9 +33,13 @@ T = TypeVar("T")
 _TASK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
-def worker_count(items: int) -> int:
-    """Workers for ``items`` independent items: ``MWZREPRO_JOBS`` when set, else the cores
-    this process may use; never more than ``items``, at least 1.
+def worker_count(items: int, jobs: int | None = None) -> int:
+    """Workers for ``items`` independent items: ``jobs`` when given (a command's ``--jobs``),
+    else ``MWZREPRO_JOBS`` when set, else the cores this process may use; never more than
+    ``items``, at least 1.
+
+    >>> worker_count(5, jobs=2)
+    2
 
     >>> worker_count(1)
     1
@@ -45,12 +49,13 @@ def worker_count(items: int) -> int:
     Raises:
         ConfigError: ``MWZREPRO_JOBS`` is not a positive integer.
     """
-    setting = os.environ.get("MWZREPRO_JOBS", "").strip()
+    setting = str(jobs) if jobs is not None else os.environ.get("MWZREPRO_JOBS", "").strip()
     if setting:
         if not setting.isdigit() or int(setting) < 1:
             from mwzrepro.core.errors import ConfigError
 
-            raise ConfigError(f"MWZREPRO_JOBS: {setting!r} is not a positive integer")
+            raise ConfigError(f"{'--jobs' if jobs is not None else 'MWZREPRO_JOBS'}: "
+                              f"{setting!r} is not a positive integer")
         cores = int(setting)
     else:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
@@ -64,10 +69,12 @@ def _run(index: int) -> Any:
     return func(items[index])
 
 
-def fork_map(func: Callable[[Any], T], items: Sequence[Any]) -> list[T]:
+def fork_map(func: Callable[[Any], T], items: Sequence[Any],
+             jobs: int | None = None) -> list[T]:
     """``[func(item) for item in items]``, computed in forked workers when more than one
     core is available (:func:`worker_count`); results in item order. ``func`` may be a
-    closure (workers inherit it); its return values must be picklable.
+    closure (workers inherit it); its return values must be picklable. ``jobs``: the worker
+    count (default: :func:`worker_count`'s).
 
     >>> fork_map(lambda x: x * x, [1, 2, 3])
     [1, 4, 9]
@@ -77,7 +84,7 @@ def fork_map(func: Callable[[Any], T], items: Sequence[Any]) -> list[T]:
     """
     global _TASK
     items = list(items)
-    jobs = worker_count(len(items))
+    jobs = worker_count(len(items), jobs)
     if jobs == 1 or "fork" not in _start_methods():
         return [func(item) for item in items]
     import multiprocessing

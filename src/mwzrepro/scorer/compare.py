@@ -10,23 +10,40 @@ and both files carry a predicted state on every turn, JGA and FGA(λ)
 and a p-value, in percent (BLEU on its 0–100 scale). The test set resampled is the full test
 set of the evaluator's version, so with the same parameters the figures equal the pipeline's
 ``stats-compare``.
+
+Files that cover different dialogues (issue 32) are compared on the dialogues both cover,
+paired, each figure recomputed on those dialogues, with a loud warning (an error under
+``strict``): setting a 200-dialogue score against a 1000-dialogue one compares different test
+sets. Addendum: rule as stated; signature fields unchanged (the output states the dialogues
+compared).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
     from mwzrepro.stats.bleu_stats import BleuReferences
     from mwzrepro.stats.compare import MetricComparison
+    from mwzrepro.stats.units import DialogueStats
 
-__all__ = ["compare_predictions"]
+__all__ = ["compare_predictions", "compare_shared", "SharedComparison", "prediction_stats",
+           "on_dialogues"]
 
 
-def _stats(evaluator: ScoringContext, data: Mapping[str, Any], name: str, fga_lambda: float,
-           references: BleuReferences) -> dict[str, Any]:
+def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: str,
+                     fga_lambda: float, references: BleuReferences) -> dict[str, Any]:
+    """``{metric: DialogueStats}`` of one prediction mapping: Inform and Success of the
+    evaluator's first setting, BLEU and, with ``dst`` and a state on every turn, JGA and
+    FGA(``fga_lambda``) (module docstring); ``references`` tokenized once for every system.
+
+    Raises:
+        InputError: invalid input (see :meth:`Evaluator.evaluate`).
+    """
     import pandas as pd  # the bootstrap's statistics read DataFrames
 
     from mwzrepro.standard.inform_success import DIALOGUE_COLUMNS, dialogue_rows
@@ -64,6 +81,98 @@ def _dst_stats(evaluator: ScoringContext, preds: Any, name: str,
             "fga": dst_stats(turns, "fga", name, fga_lambda)}
 
 
+def on_dialogues(stats: DialogueStats, dialogue_ids: frozenset[str] | set[str]
+                 ) -> DialogueStats:
+    """``stats`` restricted to the rows of ``dialogue_ids``, its full-sample figure recomputed
+    from the kept counts (the figure on those dialogues alone); ``stats`` itself when it
+    covers none outside them."""
+    import dataclasses
+
+    import numpy as np
+
+    keep = [i for i, d in enumerate(stats.dialogue_ids) if d in dialogue_ids]
+    if len(keep) == len(stats.dialogue_ids):
+        return stats
+    counts = stats.counts[keep]
+    point = float(stats.values(counts.sum(axis=0, keepdims=True))[0]) if keep else float("nan")
+    return dataclasses.replace(stats, dialogue_ids=tuple(stats.dialogue_ids[i] for i in keep),
+                               counts=counts, point=point)
+
+
+@dataclass(frozen=True)
+class SharedComparison:
+    """A comparison and the dialogues it was made on.
+
+    Attributes:
+        rows: one :class:`~mwzrepro.stats.compare.MetricComparison` per metric.
+        dialogues: the dialogues resampled (both files' shared dialogues; the full test set
+            when both cover it).
+        covered: ``(dialogues A covers, dialogues B covers)``.
+        test_dialogues: dialogues of the test set.
+    """
+
+    rows: list[MetricComparison]
+    dialogues: int
+    covered: tuple[int, int]
+    test_dialogues: int
+
+    @property
+    def shared_only(self) -> bool:
+        """Whether the files cover different dialogues (compared on the shared ones)."""
+        return self.covered[0] != self.covered[1] or self.dialogues != self.test_dialogues
+
+    def warning(self, names: tuple[str, str]) -> str:
+        """The loud line shown when :attr:`shared_only` ("" otherwise)."""
+        if not self.shared_only:
+            return ""
+        return (f"DIFFERENT COVERAGE: {names[0]} covers {self.covered[0]} and {names[1]} "
+                f"{self.covered[1]} of the {self.test_dialogues} test dialogues; compared on "
+                f"the {self.dialogues} dialogues both cover (paired); every figure below is on "
+                "those dialogues only, not the files' own scores")
+
+
+def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping[str, Any],
+                   b: Mapping[str, Any], params: Any = None,
+                   names: tuple[str, str] = ("A", "B"), strict: bool = False
+                   ) -> SharedComparison:
+    """Compare ``a`` (scored by ``evaluators[0]``) with ``b`` (``evaluators[1]``; the two may
+    differ in a file's form, :mod:`mwzrepro.scorer.file_form`) on the dialogues both cover:
+    the full test set when both cover it (then the figures equal the pipeline's pairwise
+    tables), else only the shared dialogues, each figure recomputed on them.
+
+    Raises:
+        InputError: either input is invalid; the files cover different dialogues and
+            ``strict``; they share no dialogue.
+    """
+    from mwzrepro.core.errors import InputError
+    from mwzrepro.stats.bleu_stats import BleuReferences
+    from mwzrepro.stats.compare import compare
+    from mwzrepro.stats.params import StatsParams
+
+    params = params or StatsParams()
+    first = evaluators[0]
+    refs = BleuReferences(first.resources.references)  # tokenized once for both systems
+    sa = prediction_stats(evaluators[0], a, names[0], params.fga_lambda, refs)
+    sb = prediction_stats(evaluators[1], b, names[1], params.fga_lambda, refs)
+    test = frozenset(first.resources.expected)
+    cov = (len(sa["inform"].dialogue_ids), len(sb["inform"].dialogue_ids))
+    shared = test & set(sa["inform"].dialogue_ids) & set(sb["inform"].dialogue_ids)
+    if shared == test:
+        rows = compare(sa, sb, params, first.resources.expected)
+        return SharedComparison(rows, len(test), cov, len(test))
+    result = SharedComparison([], len(shared), cov, len(test))
+    if strict:
+        raise InputError(f"{names[0]} covers {cov[0]} and {names[1]} {cov[1]} of the "
+                         f"{len(test)} test dialogues and --strict (strict=True) requires "
+                         "both to cover every test dialogue")
+    if not shared:
+        raise InputError(f"{names[0]} and {names[1]} share no test dialogue: nothing to "
+                         "compare")
+    rows = compare({m: on_dialogues(s, shared) for m, s in sa.items()},
+                   {m: on_dialogues(s, shared) for m, s in sb.items()}, params, shared)
+    return dataclasses.replace(result, rows=rows)
+
+
 def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapping[str, Any],
                         params: Any = None,
                         names: tuple[str, str] = ("A", "B")) -> list[MetricComparison]:
@@ -82,12 +191,9 @@ def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapp
     Raises:
         InputError: either input is invalid (see :meth:`Evaluator.evaluate`).
     """
-    from mwzrepro.stats.bleu_stats import BleuReferences
-    from mwzrepro.stats.compare import compare
-    from mwzrepro.stats.params import StatsParams
+    import logging
 
-    params = params or StatsParams()
-    refs = BleuReferences(evaluator.resources.references)  # tokenized once for both systems
-    sa = _stats(evaluator, a, names[0], params.fga_lambda, refs)
-    sb = _stats(evaluator, b, names[1], params.fga_lambda, refs)
-    return compare(sa, sb, params, evaluator.resources.expected)
+    done = compare_shared((evaluator, evaluator), a, b, params, names)
+    if done.shared_only:
+        logging.getLogger("mwzrepro").warning("%s", done.warning(names))
+    return done.rows

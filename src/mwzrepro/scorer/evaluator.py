@@ -246,17 +246,20 @@ class Evaluator:
         over the test dialogues (:func:`mwzrepro.stats.compare.compare`; ``mwzrepro compare``
         from a shell).
 
-        Args:
-            a, b: two prediction mappings.
-            params: :class:`mwzrepro.stats.params.StatsParams` (default: its defaults).
-            names: labels for messages.
-
-        Returns:
-            ``[MetricComparison, ...]`` (``.as_dict()`` gives JSON-ready rows).
-        """
+        ``a``, ``b``: prediction mappings; ``params``: :class:`mwzrepro.stats.params.StatsParams`
+        (default: its defaults); ``names``: labels for messages. Returns ``[MetricComparison,
+        ...]`` (``.as_dict()`` gives JSON-ready rows)."""
         from mwzrepro.scorer.compare import compare_predictions
 
         return compare_predictions(self, a, b, params, names)
+
+    def evaluate_many(self, systems: Mapping[str, Any], **options: Any) -> Any:
+        """Score ``{name: predictions or file path}`` in one call (the first is the baseline):
+        :func:`mwzrepro.scorer.leaderboard.evaluate_many` (options, the table's columns and
+        units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per row)."""
+        from mwzrepro.scorer.leaderboard import evaluate_many
+
+        return evaluate_many(self, systems, read_predictions, **options)
 
     # -- steps ----------------------------------------------------------------------------
 

@@ -11,7 +11,9 @@ byte for byte, where slot precision and recall are fractions.
 :meth:`EvaluationResult.to_dict` has the reference evaluator's keys and nesting — ``bleu``
 (``{reference set: score}``), ``success`` (``{"inform": {domain: rate, ..., "total": rate},
 "success": {...}}``), ``richness``, ``dst`` — plus this package's additions: ``dst_fga``,
-``success_optimistic`` (only with ``setting="both"``), ``system``, ``version``, ``input``,
+``success_optimistic`` (only with ``setting="both"``), ``combined`` ((Inform + Success) / 2 +
+BLEU of the main setting, :mod:`mwzrepro.standard.combined_score`; None unless both are
+computed), ``system``, ``version``, ``input``,
 ``units``, ``coverage``, ``sources``, ``signatures``, ``warnings``, ``unknown_placeholders``,
 ``placeholders`` (the vocabulary) and ``placeholders_extended`` (figures under ``extended``
 when a ``reference`` run meets placeholders only ``extended`` maps; else None).
@@ -243,6 +245,18 @@ class EvaluationResult:
                 out["dst_fga_fuzzy"] = self.dst_fga.fuzzy_signature
         return out
 
+    @property
+    def combined(self) -> float | None:
+        """(Inform + Success) / 2 + BLEU of the main setting, None unless both are computed
+        (:mod:`mwzrepro.standard.combined_score`: formula, units, source)."""
+        from mwzrepro.standard.combined_score import combined_score
+
+        main = self._main_setting()
+        if main is None or self.bleu is None:
+            return None
+        s = self.success[main]
+        return combined_score(s.inform["total"], s.success["total"], self.bleu.score)
+
     def _main_setting(self) -> str | None:
         return next(iter(self.success), None)
 
@@ -269,6 +283,7 @@ class EvaluationResult:
             if setting != main:
                 out[f"success_{setting}"] = s.to_dict()
         out.update({
+            "combined": self.combined,
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
             "system": self.system, "version": self.version, "input": self.source,
             "units": "mwzeval", "coverage": self.coverage.as_dict(),

@@ -55,12 +55,14 @@ def fmt_number(value: Any, key: str) -> str:
 
 def combined_score(result: Mapping[str, Any]) -> float | None:
     """The leaderboard's combined score ``(Inform + Success) / 2 + BLEU`` of the main setting
-    (None unless both are computed)."""
+    (None unless both are computed; :mod:`mwzrepro.standard.combined_score`)."""
+    from mwzrepro.standard.combined_score import combined_score as formula
+
     bleu, success = result.get("bleu"), result.get("success")
     if not bleu or not success:
         return None
-    return 0.5 * (success["inform"]["total"] + success["success"]["total"]) + \
-        next(iter(bleu.values()))
+    return formula(success["inform"]["total"], success["success"]["total"],
+                   next(iter(bleu.values())))
 
 
 def _domains(rates: Mapping[str, float]) -> list[str]:
@@ -94,6 +96,9 @@ def _text(result: Mapping[str, Any]) -> str:
         for metric in ("inform", "success"):
             out.append(f"{metric:<15}" + "".join(f"{fmt_number(block[metric][d], metric):>12}"
                                                  for d in _domains(block[metric])))
+        if block is result["success"] and combined_score(result) is not None:
+            out.append(f"{'combined':<15}{fmt_number(combined_score(result), 'combined')}"
+                       "  = (Inform + Success) / 2 + BLEU")
         out += [f"states: {src['states']}, active domains: {src['domains']}",
                 f"signature: {sig['success' if block is result['success'] else 'success_' + key]}"]
     if result.get("richness"):

@@ -23,6 +23,7 @@ import pandas as pd
 
 from mwzrepro.core.signature import Signature, check_compatible
 from mwzrepro.core.tables import TableSpec
+from mwzrepro.standard.combined_score import COMBINED_FORMULA, combined_score
 
 __all__ = [
     "StandardTables",
@@ -94,7 +95,8 @@ def _field(sig: str | None, name: str) -> str:
 
 
 def inform_success_table(
-    scores: Mapping[str, Mapping[str, pd.DataFrame]], published: Mapping[str, Any]
+    scores: Mapping[str, Mapping[str, pd.DataFrame]], published: Mapping[str, Any],
+    bleu: Mapping[str, Mapping[str, float]] | None = None,
 ) -> tuple[pd.DataFrame, list[str]]:
     """Table 5 shape: one block of rows per dataset version.
 
@@ -102,10 +104,13 @@ def inform_success_table(
         scores: ``{version: {system: scores rows of score-success}}``; the system ``oracle``
             (the reference corpus) becomes the last row of its version's block.
         published: the parsed leaderboard file (module docstring).
+        bleu: ``{version: {system: BLEU}}`` (the ``score-bleu`` figures): adds the column
+            Combined after Success (:mod:`mwzrepro.standard.combined_score`; None for a
+            system without BLEU, the oracle).
 
     Returns:
         ``(table, notes)``: columns version, system, model, type, states, domains, Inform,
-        Success, Inform opt., Success opt. (ours, percent), Inform/Success published (2.2)
+        Success, [Combined,] Inform opt., Success opt. (ours, percent), Inform/Success published (2.2)
         (leaderboard, standard setting on MultiWOZ 2.2), Inform/Success opt. paper (2.2)
         (paper Table 5), dialogues scored; notes carry one signature per (version, setting).
 
@@ -140,6 +145,9 @@ def inform_success_table(
                 "domains": _field(std, "dom"),
                 "Inform": _value(sc, "inform", "standard"),
                 "Success": _value(sc, "success", "standard"),
+                **({} if bleu is None else {"Combined": combined_score(
+                    _value(sc, "inform", "standard"), _value(sc, "success", "standard"),
+                    bleu.get(version, {}).get(system))}),
                 "Inform opt.": _value(sc, "inform", "optimistic"),
                 "Success opt.": _value(sc, "success", "optimistic"),
                 "Inform published (2.2)": _num(p.get("inform")),
@@ -163,6 +171,10 @@ def inform_success_table(
         "'published (2.2)': MultiWOZ leaderboard (reference evaluator on MultiWOZ 2.2 "
         "references and gold states); 'paper (2.2)': optimistic values of the paper's Table 5.",
     ]
+    if bleu is not None:
+        notes.append(f"{COMBINED_FORMULA} (Mehri et al. 2019; the MultiWOZ leaderboard's "
+                     "combined score): standard-setting Inform and Success above, BLEU of the "
+                     "same version (span references, results/scores/bleu).")
     return pd.DataFrame(rows), notes
 
 
@@ -268,9 +280,11 @@ def metrics_summary(
     success: Mapping[str, Mapping[str, pd.DataFrame]],
     richness: Mapping[str, pd.DataFrame],
     reference_richness: Mapping[str, pd.DataFrame],
+    bleu: Mapping[str, Mapping[str, float]] | None = None,
 ) -> dict[str, Any]:
     """The ``results/metrics/standard.json`` payload: total Inform/Success per (version,
-    system, setting), §13 state metrics, richness per system and per reference corpus, and the
+    system, setting) and, with ``bleu``, the standard setting's ``combined``, §13 state
+    metrics, richness per system and per reference corpus, and the
     signatures (one per column: the first system's, others only differ in the fields allowed
     to vary)."""
     out: dict[str, Any] = {"inform_success": {}, "state_match": {}, "richness": {},
@@ -287,6 +301,10 @@ def metrics_summary(
                 if _signature(sc, "inform", setting):
                     entry[setting] = {"inform": _value(sc, "inform", setting),
                                       "success": _value(sc, "success", setting)}
+                    b = (bleu or {}).get(version, {}).get(system)
+                    if setting == "standard" and b is not None:
+                        entry[setting]["combined"] = combined_score(
+                            entry[setting]["inform"], entry[setting]["success"], b)
                     out["signatures"].setdefault(f"inform_success/{version}/{setting}",
                                                  _signature(sc, "inform", setting))
             out["inform_success"][version][system] = entry
@@ -351,6 +369,7 @@ def standard_tables(
     richness: Mapping[str, pd.DataFrame],
     reference_richness: Mapping[str, pd.DataFrame],
     published: Mapping[str, Any],
+    bleu: Mapping[str, Mapping[str, float]] | None = None,
 ) -> StandardTables:
     """Every output of the ``tables-standard`` phase, built before anything is written.
 
@@ -359,11 +378,12 @@ def standard_tables(
         richness: ``{system: richness scores}``.
         reference_richness: ``{version: richness scores of the reference corpus}``.
         published: the parsed ``leaderboard.yaml``.
+        bleu: ``{version: {system: BLEU}}``: the Combined column and figures.
 
     Raises:
         SignatureMismatch: numbers with different settings would share a column.
     """
-    df, notes = inform_success_table(success, published)
+    df, notes = inform_success_table(success, published, bleu)
     tables = {"inform_success": TableSpec(
         df, "Inform and Success per test set version (Table 5 shape)", 1, notes)}
     df, notes = richness_table(richness, reference_richness, published)
@@ -374,5 +394,5 @@ def standard_tables(
     tables["state_match"] = TableSpec(
         df, "State metrics of the reference evaluator for systems with predicted states",
         {"joint accuracy": 2, "slot F1": 2, "slot precision": 4, "slot recall": 4}, notes)
-    return StandardTables(tables, metrics_summary(success, richness, reference_richness),
-                          inform_success_plot(success))
+    return StandardTables(tables, metrics_summary(success, richness, reference_richness,
+                                                  bleu), inform_success_plot(success))

@@ -134,12 +134,21 @@ def format_comparison(rows: Iterable[MetricComparison], name_a: str, name_b: str
     return "\n".join(lines) + "\n"
 
 
-def comparison_note(params: StatsParams, dialogues: int) -> str:
-    """One line on how the comparison was made (resamples, seed, level, p-value method).
+def comparison_note(params: StatsParams, dialogues: int, test_dialogues: int | None = None
+                    ) -> str:
+    """One line on how the comparison was made (resamples, seed, level and the meaning of ±,
+    p-value method and correction as in ``params``), the same fields the JSON outputs carry;
+    ``test_dialogues`` when the dialogues compared are fewer than the test set's.
 
-    >>> comparison_note(StatsParams(), 1000)
-    'paired bootstrap over 1000 test dialogues: 1000 resamples, seed 0; 95 % intervals; p: normal, uncorrected; * = p < 0.05'
+    >>> comparison_note(StatsParams(correction="none"), 1000)
+    'paired bootstrap over 1000 test dialogues: 1000 resamples, seed 0; 95 % percentile intervals, ± = half their width; p: normal, two-sided, correction: none; * = p < 0.05'
+    >>> comparison_note(StatsParams(correction="none"), 200, 1000).split(":")[0]
+    'paired bootstrap over the 200 of 1000 test dialogues both files cover'
     """
-    return (f"paired bootstrap over {dialogues} test dialogues: {params.resamples} resamples, "
-            f"seed {params.seed}; {100 * params.confidence:g} % intervals; p: {params.pvalue}, "
-            f"uncorrected; * = p < {params.alpha:g}")
+    over = (f"the {dialogues} of {test_dialogues} test dialogues both files cover"
+            if test_dialogues is not None and dialogues != test_dialogues
+            else f"{dialogues} test dialogues")
+    return (f"paired bootstrap over {over}: {params.resamples} resamples, seed {params.seed}; "
+            f"{100 * params.confidence:g} % percentile intervals, ± = half their width; "
+            f"p: {params.pvalue}, two-sided, correction: {params.correction}; "
+            f"* = p < {params.alpha:g}")

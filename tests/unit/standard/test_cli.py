@@ -124,6 +124,13 @@ def test_pipeline_commands_and_tables(data, tmp_path):
                "reference", "--version", "mini", "--out",
                scores / "richness/reference/mini.parquet")
     assert r.exit_code == 0, r.output
+    r = invoke("score-bleu", "--predictions", tmp_path / "mine.parquet", "--coverage",
+               tmp_path / "mine.coverage.parquet", "--references", base / "references.parquet",
+               "--version", "mini", "--system", "mine",
+               "--out", scores / "bleu" / "mini" / "mine.parquet")
+    assert r.exit_code == 0, r.output
+    bleu = read_table(scores / "bleu" / "mini" / "mine.parquet", "scores").query(
+        "metric == 'bleu'")["value"].iloc[0].item()
     pub = tmp_path / "pub.yaml"
     pub.write_text(yaml.safe_dump({"reference_corpus": {"inform": 93.7, "success": 90.9},
                                    "systems": {"mine": {"model": "Mine", "inform": 1.0}}}))
@@ -145,8 +152,13 @@ def test_pipeline_commands_and_tables(data, tmp_path):
     state = (tmp_path / "tables" / "state_match.csv").read_text()
     assert state.splitlines()[1].startswith("mini,mine,")   # oracle has no predicted states
     metrics = json.loads((tmp_path / "standard.json").read_text())
-    assert metrics["inform_success"]["mini"]["mine"]["standard"] == {"inform": 100.0,
-                                                                       "success": 100.0}
+    # Combined = (Inform + Success) / 2 + BLEU (issue 32): 100 + BLEU; the oracle has none
+    assert metrics["inform_success"]["mini"]["mine"]["standard"] == {
+        "inform": 100.0, "success": 100.0, "combined": 100.0 + bleu}
+    assert "combined" not in metrics["inform_success"]["mini"]["oracle"]["standard"]
+    table = (tmp_path / "tables" / "inform_success.csv").read_text().splitlines()
+    assert ",Inform,Success,Combined,Inform opt.," in table[0]
+    assert f",100.0,100.0,{100.0 + float(bleu)!r}," in table[1]
     assert "inform_success/mini/standard" in metrics["signatures"]
 
 

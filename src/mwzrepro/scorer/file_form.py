@@ -1,0 +1,109 @@
+"""The form of one prediction file — lexicalized or delexicalized responses, placeholder
+vocabulary — given per file when several files are scored or compared in one call
+(``mwzrepro score A B --form A=lexicalized``, ``mwzrepro compare A B --lexicalized``).
+
+Rules (addendum to issue 32; signature fields: the existing ``lex:`` and ``ph:``):
+
+* ``--form NAME=VALUE[,VALUE]`` sets the form of the file whose row is NAME: ``lexicalized``,
+  ``delexicalized``, ``placeholders=reference`` or ``placeholders=extended``; files without
+  one take the command's ``--lexicalized`` / ``--placeholders``.
+* A delexicalized file is never lexicalized: under ``--lexicalized`` a file whose responses
+  already carry placeholders (at least one response in ten with a ``[slot]`` token,
+  :func:`looks_delexicalized`) is scored as it is, with a warning naming it. Delexicalizing
+  it again would rewrite values left in its template responses (the issue's example moved a
+  delexicalized file's Inform from 83.4 to 83.5). An explicit ``NAME=lexicalized`` is obeyed.
+
+>>> looks_delexicalized({"d": [{"response": "[value_name] is in the [value_area]."},
+...                            {"response": "Anything else?"}]})
+True
+>>> looks_delexicalized({"d": [{"response": "Curry Garden is in the centre."}]})
+False
+>>> parse_forms(["ubar=lexicalized,placeholders=extended"], ["ubar", "augpt"])
+{'ubar': {'lexicalized': True, 'placeholders': 'extended'}}
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mwzrepro.core.errors import ConfigError
+
+__all__ = ["looks_delexicalized", "parse_forms", "with_form", "FORM_VALUES"]
+
+#: Values of ``--form NAME=...``.
+FORM_VALUES = ("lexicalized", "delexicalized", "placeholders=reference",
+               "placeholders=extended")
+
+_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*\]")
+
+
+def looks_delexicalized(data: Mapping[str, Any], share: float = 0.1) -> bool:
+    """Whether at least ``share`` of the responses of a prediction mapping carry a
+    ``[slot]`` placeholder (module docstring); turns without a string response are skipped,
+    legacy ``{"ID.json": ["response", ...]}`` lists are read too."""
+    total = hits = 0
+    for turns in data.values():
+        if not isinstance(turns, list):
+            continue
+        for t in turns:
+            text = t.get("response") if isinstance(t, Mapping) else t
+            if isinstance(text, str):
+                total += 1
+                hits += bool(_PLACEHOLDER.search(text))
+    return total > 0 and hits >= share * total
+
+
+def parse_forms(values: Iterable[str], names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``{row name: {"lexicalized": bool, "placeholders": str}}`` from ``--form`` values
+    (module docstring); only the keys given are set.
+
+    Raises:
+        ConfigError: a value that is not ``NAME=FORM[,FORM]``, an unknown name or form.
+    """
+    known = list(names)
+    out: dict[str, dict[str, Any]] = {}
+    for value in values:
+        name, sep, forms = value.partition("=")
+        if not sep or not forms:
+            raise ConfigError(f"--form {value!r}: expected NAME=FORM[,FORM] with FORM one of "
+                              f"{', '.join(FORM_VALUES)}")
+        if name not in known:
+            raise ConfigError(f"--form {value!r}: no row named {name!r} (rows: "
+                              f"{', '.join(known)})")
+        for form in forms.split(","):
+            if form not in FORM_VALUES:
+                raise ConfigError(f"--form {value!r}: unknown form {form!r}; expected "
+                                  f"{', '.join(FORM_VALUES)}")
+            if form.startswith("placeholders="):
+                out.setdefault(name, {})["placeholders"] = form.partition("=")[2]
+            else:
+                out.setdefault(name, {})["lexicalized"] = form == "lexicalized"
+    return out
+
+
+def with_form(evaluator: Any, form: Mapping[str, Any] | None) -> Any:
+    """``evaluator`` itself when ``form`` changes nothing, else a shallow copy (sharing its
+    resources) with ``lexicalized`` and/or the ``placeholders`` vocabulary replaced.
+
+    Raises:
+        ConfigError: an invalid placeholder vocabulary.
+    """
+    if not form:
+        return evaluator
+    lex = form.get("lexicalized", evaluator.lexicalized)
+    ph = form.get("placeholders", evaluator.standard.placeholders)
+    if lex == evaluator.lexicalized and ph == evaluator.standard.placeholders:
+        return evaluator
+    from mwzrepro.core.params import checked
+
+    out = copy.copy(evaluator)
+    out.lexicalized = lex
+    if ph != evaluator.standard.placeholders:
+        out.standard = checked("mwzrepro.standard.params:StandardParams",
+                               {"state_match_threshold":
+                                evaluator.standard.state_match_threshold,
+                                "placeholders": ph}, "standard")
+    return out

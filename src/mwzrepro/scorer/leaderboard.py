@@ -1,0 +1,239 @@
+"""Many systems scored in one call: :meth:`Evaluator.evaluate_many
+<mwzrepro.scorer.evaluator.Evaluator.evaluate_many>` and ``mwzrepro score A.json B.json ...``.
+
+The resources are loaded once (by the evaluator); the files are scored in forked workers on
+every core the process may use (:func:`mwzrepro.core.workers.fork_map`), each by the same
+:meth:`Evaluator.evaluate` as one file alone, so every row equals the one-file result. With
+intervals or paired tests, each worker also computes the file's per-dialogue statistics
+(:func:`mwzrepro.scorer.compare.prediction_stats`) and the parent resamples them
+(:mod:`mwzrepro.scorer.leaderboard_stats`). Rows are compared by
+:mod:`mwzrepro.scorer.comparability`: ranks and paired tests only among comparable rows.
+
+The table (:attr:`Leaderboard.table`, a pandas DataFrame, one row per system in the given
+order; the first row is the baseline of the paired tests):
+
+========================== ==============================================================
+column                     meaning (unit)
+========================== ==============================================================
+system, file               row name; file name (``<predictions>`` for a mapping)
+inform, success            Inform, Success of the main setting (percent, one decimal)
+bleu                       BLEU (sacrebleu's 0–100 scale)
+combined                   (Inform + Success) / 2 + BLEU (:mod:`...standard.combined_score`)
+jga, fga                   JGA and FGA(λ = ``params.fga_lambda``) of the FGA paper (percent;
+                           NaN for a file without a state on every turn)
+dialogues, turns           dialogues and turns scored (of the test set's)
+comparable, differs        comparability with the reference signature; the differing
+                           fields (``cov:944/1000 lex:1-pred``; "" when comparable)
+rank                       1 = best Combined among comparable rows (ties share the smaller
+                           rank); <NA> for rows not comparable
+<m>_lower, <m>_upper       with ``ci``: the percentile interval (``params.confidence``) of
+                           each metric ``m`` above (same unit)
+<m>_diff, <m>_p,           with ``paired_bs``: row − baseline, uncorrected and corrected
+<m>_p_adjusted,            (``params.correction`` over the comparable rows) two-sided
+<m>_significant            p-values, corrected p < ``params.alpha``; NaN for the baseline and
+                           rows not comparable
+========================== ==============================================================
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.errors import InputError, MwzreproError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mwzrepro.scorer.comparability import Comparability
+    from mwzrepro.scorer.results import EvaluationResult
+    from mwzrepro.stats.params import StatsParams
+
+__all__ = ["Leaderboard", "evaluate_many", "METRIC_COLUMNS"]
+
+log = logging.getLogger("mwzrepro")
+
+#: The figure columns of the table, in order.
+METRIC_COLUMNS = ("inform", "success", "bleu", "combined", "jga", "fga")
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """What :func:`evaluate_many` returns.
+
+    Attributes:
+        table: the DataFrame of the module docstring.
+        results: ``{row: EvaluationResult}`` of every scored row (each equal to the row's
+            one-file :meth:`Evaluator.evaluate`).
+        comparability: :class:`~mwzrepro.scorer.comparability.Comparability` of the rows.
+        failures: ``{row: one-line error}`` of the files that could not be scored (only with
+            ``keep_going``).
+        params: the :class:`~mwzrepro.stats.params.StatsParams` of intervals and tests.
+        ci, paired_bs: whether intervals / paired tests were computed.
+        version: dataset version; dialogues: test dialogues resampled.
+    """
+
+    table: pd.DataFrame
+    results: dict[str, EvaluationResult]
+    comparability: Comparability
+    failures: dict[str, str] = field(default_factory=dict)
+    params: Any = None
+    ci: bool = False
+    paired_bs: bool = False
+    version: str = ""
+    dialogues: int = 0
+
+
+def _figures(result: EvaluationResult, fga_lambda: float) -> dict[str, float | None]:
+    main = next(iter(result.success.values()), None)
+    fga = result.dst_fga.fga.get(str(float(fga_lambda))) if result.dst_fga else None
+    return {"inform": main.inform["total"] if main else None,
+            "success": main.success["total"] if main else None,
+            "bleu": result.bleu.score if result.bleu else None,
+            "combined": result.combined,
+            "jga": result.dst_fga.jga if result.dst_fga else None, "fga": fga}
+
+
+def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], read: Callable[[Any], Any],
+                with_stats: bool, fga_lambda: float, references: Any,
+                per_dialogue: bool) -> tuple[str, Any, Any]:
+    """``("ok", result, stats)`` or ``("error", message, None)`` of one row (in a worker)."""
+    from mwzrepro.scorer.compare import prediction_stats
+    from mwzrepro.scorer.file_form import looks_delexicalized, with_form
+    from mwzrepro.scorer.inputs import read_shape
+
+    name, source, form = item
+    label = Path(source).name if isinstance(source, str | Path) else "<predictions>"
+    level = log.level
+    log.setLevel(logging.ERROR)  # the parent repeats each result's warnings, in row order
+    try:
+        data = read(source) if isinstance(source, str | Path) else source
+        read_shape(data, label)
+        notes = []
+        if evaluator.lexicalized and "lexicalized" not in (form or {}) \
+                and looks_delexicalized(data):
+            form = {**(form or {}), "lexicalized": False}
+            notes.append(f"{label}: responses carry placeholders (delexicalized): scored as "
+                         "they are, not delexicalized again (--lexicalized applies to "
+                         "lexicalized files only; --form NAME=lexicalized forces it)")
+        ev = with_form(evaluator, form)
+        result = ev.evaluate(data, name, label, per_dialogue=per_dialogue)
+        stats = prediction_stats(ev, data, name, fga_lambda, references) if with_stats \
+            else None
+        return "ok", (result, notes), stats
+    except MwzreproError as exc:
+        return "error", str(exc), None
+    finally:
+        log.setLevel(level)
+
+
+def _table(results: Mapping[str, EvaluationResult], comp: Comparability,
+           params: StatsParams, reps: Mapping[str, Any] | None,
+           tests: Mapping[str, Any] | None) -> pd.DataFrame:
+    import pandas as pd
+
+    rows = []
+    for name, r in results.items():
+        row: dict[str, Any] = {"system": name, "file": r.source,
+                               **_figures(r, params.fga_lambda),
+                               "dialogues": r.coverage.dialogues, "turns": r.coverage.turns,
+                               "comparable": comp.comparable[name],
+                               "differs": comp.marks[name]}
+        for m in METRIC_COLUMNS:
+            if reps is not None:
+                iv = reps[name].get(m)
+                row[f"{m}_lower"] = iv.interval.lower if iv else None
+                row[f"{m}_upper"] = iv.interval.upper if iv else None
+            if tests is not None:
+                t = tests.get(name, {}).get(m)
+                row.update({f"{m}_diff": t.diff if t else None, f"{m}_p": t.p if t else None,
+                            f"{m}_p_adjusted": t.p_adjusted if t else None,
+                            f"{m}_significant": t.significant if t else None})
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    for m in METRIC_COLUMNS:
+        table[m] = table[m].astype("float64")
+        if tests is not None:
+            table[f"{m}_significant"] = table[f"{m}_significant"].astype("boolean")
+    ranked = table["combined"].where(table["comparable"])
+    table.insert(table.columns.get_loc("differs") + 1, "rank",
+                 ranked.rank(ascending=False, method="min").astype("Int64"))
+    return table
+
+
+def evaluate_many(evaluator: Any, systems: Mapping[str, Any], read: Callable[[Any], Any], *,
+                  ci: bool = False, paired_bs: bool = False, params: StatsParams | None = None,
+                  forms: Mapping[str, Mapping[str, Any]] | None = None, strict: bool = False,
+                  keep_going: bool = False, jobs: int | None = None,
+                  per_dialogue: bool = False) -> Leaderboard:
+    """Score every system of ``systems`` (``{row name: predictions mapping or file path}``,
+    in table order; the first is the baseline) with ``evaluator``.
+
+    Args:
+        evaluator: the :class:`~mwzrepro.scorer.evaluator.Evaluator` (resources loaded once).
+        read: reads a file path into a prediction mapping (``read_predictions``).
+        ci: intervals for every figure; paired_bs: tests against the baseline.
+        params: resamples, seed, confidence, alpha, correction, p-value method, FGA λ
+            (default: :class:`~mwzrepro.stats.params.StatsParams`'s defaults).
+        forms: per-row file form (:func:`mwzrepro.scorer.file_form.parse_forms`).
+        strict: rows that are not comparable are an error (and the evaluator's own
+            ``strict`` makes partial coverage one).
+        keep_going: a file that fails is listed in ``failures`` instead of stopping the call.
+        jobs: worker processes (default: every core the process may use, or MWZREPRO_JOBS).
+        per_dialogue: fill each result's per-dialogue rows.
+
+    Returns:
+        :class:`Leaderboard`.
+
+    Raises:
+        InputError: no systems; a file that cannot be scored (one line naming it) unless
+            ``keep_going``; every file failed; rows not comparable under ``strict``.
+    """
+    from mwzrepro.core.workers import fork_map
+    from mwzrepro.scorer.comparability import comparability
+    from mwzrepro.stats.params import StatsParams
+
+    if not systems:
+        raise InputError("no prediction files to score")
+    params = params or StatsParams()
+    with_stats = ci or paired_bs
+    refs = None
+    if with_stats:
+        from mwzrepro.stats.bleu_stats import BleuReferences
+
+        refs = BleuReferences(evaluator.resources.references)  # once, inherited by workers
+    items = [(name, source, (forms or {}).get(name)) for name, source in systems.items()]
+    done = fork_map(lambda item: _score_item(evaluator, item, read, with_stats,
+                                             params.fga_lambda, refs, per_dialogue),
+                    items, jobs=jobs)
+    failures = {name: out[1] for (name, _, _), out in zip(items, done) if out[0] == "error"}
+    if failures and not keep_going:
+        raise InputError(next(iter(failures.values())))
+    ok = [(name, out) for (name, _, _), out in zip(items, done) if out[0] == "ok"]
+    if not ok:
+        raise InputError(f"no file could be scored ({len(failures)} failed)")
+    results = {name: out[1][0] for name, out in ok}
+    for name, out in ok:
+        for w in [*out[1][1], *out[1][0].warnings]:
+            log.warning("%s", w)
+    comp = comparability({n: r.signatures() for n, r in results.items()})
+    if strict:
+        comp.check_strict()
+    reps = tests = None
+    if with_stats:
+        from mwzrepro.scorer.leaderboard_stats import paired_tests, replicate_rows
+
+        reps = replicate_rows({name: out[2] for name, out in ok},
+                              {n: r.combined for n, r in results.items()},
+                              evaluator.resources.expected, params)
+        if paired_bs:
+            baseline = next(iter(results))
+            rows = [n for n in results if comp.comparable[n]]
+            tests = paired_tests(reps, baseline, rows, METRIC_COLUMNS, params) \
+                if comp.comparable[baseline] else {}
+    return Leaderboard(_table(results, comp, params, reps if ci else None, tests), results,
+                       comp, failures, params, ci, paired_bs, evaluator.version,
+                       len(evaluator.resources.expected))
