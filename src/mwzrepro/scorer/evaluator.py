@@ -43,6 +43,7 @@ from mwzrepro.scorer.blocks import (
     success_block,
     with_signature_fields,
 )
+from mwzrepro.scorer.dialect_warnings import dialect_warnings
 from mwzrepro.scorer.inputs import (
     ACCEPTED_SHAPES,
     Coverage,
@@ -319,6 +320,7 @@ class Evaluator:
         if unknown:
             warnings.append(f"{source}: unknown placeholders deleted by normalization "
                             f"(spec §3): {dict(sorted(unknown.items()))}")
+        warnings += dialect_warnings(self, data, preds, source)  # issue 28
         blocks: dict[str, Any] = {}
         res, cov, version = self.resources, coverage, self.version
         if self.metrics["bleu"]:
@@ -349,7 +351,7 @@ class Evaluator:
         extended = None
         if self.standard.placeholders == "reference" and (self.metrics["bleu"]
                                                           or self.metrics["success"]):
-            extended = extended_pass(self, preds, prep, label, coverage)
+            extended = extended_pass(self, preds, prep, label, coverage, blocks)
             if extended is not None:
                 warnings.append(extended.line(source))
         if self.lexicalized:
