@@ -60,7 +60,7 @@ from mwzrepro.core.placeholder_lexicon import (
 from mwzrepro.core.slot_map import SLOT_MAP
 
 __all__ = ["DOMAIN_CUTOFF", "NEAR_MISS_CUTOFF", "Resolution", "lexicon", "name_words",
-           "domain_word", "resolve", "unified_name"]
+           "domain_word", "resolve", "unified_name", "table_name"]
 
 #: rapidfuzz ``ratio`` (0–100) from which a word of six letters or more is a domain word.
 DOMAIN_CUTOFF = 85
@@ -205,3 +205,25 @@ def unified_name(name: str) -> str | None:
     ('REFERENCE', 'TIME', None)
     """
     return resolve(name).unified
+
+
+def table_name(name: str) -> str | None:
+    """A name of the reference table with the meaning the rule gives ``name`` — its
+    ``<domain>_<slot>`` form when the table has it with that meaning, else the slot's own —
+    or None when ``name`` is unknown (what ``--lexicalized`` writes for a bracketed name, so
+    that ``reference`` reads it as ``extended`` would).
+
+    >>> table_name("Restaurant_Phone_Number"), table_name("booking_ref"), table_name("hotel_id")
+    ('restaurant_phone', 'reference', 'attraction_id')
+    >>> table_name("hotel_name"), table_name("db_3") is None
+    ('hotel_name', True)
+    """
+    r = resolve(name)
+    low = name.strip().lower()
+    if r.unified is None or low in SLOT_MAP:
+        return low if r.unified else None
+    own = CONCEPT_UNIFIED[r.concept] if r.concept else low
+    if SLOT_MAP.get(own) != r.unified:
+        own = "attraction_id"                       # id with a domain other than train
+    prefixed = f"{r.domain}_{own}"
+    return prefixed if SLOT_MAP.get(prefixed) == r.unified else own
