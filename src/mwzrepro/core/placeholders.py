@@ -66,7 +66,7 @@ from mwzrepro.core.placeholder_resolver import unified_name
 from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE, SLOT_MAP
 
 __all__ = ["PLACEHOLDER_VOCABULARIES", "SIGNATURE_VALUES", "unified_name", "extended_gains",
-           "signature_fields", "stamp_scores"]
+           "gains_of", "signature_fields", "stamp_scores"]
 
 #: Values of the ``placeholders`` setting (block ``standard``); ``reference`` is the default.
 PLACEHOLDER_VOCABULARIES = ("reference", "extended")
@@ -87,6 +87,15 @@ def extended_gains(responses: Iterable[str]) -> dict[str, int]:
     for text in responses:
         if "[" in text:
             found.update(m.group(1) for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower()))
+    return gains_of(found)
+
+
+def gains_of(found: Counter[str]) -> dict[str, int]:
+    """:func:`extended_gains` from the counts of every bracket content of the responses.
+
+    >>> gains_of(Counter({"hotel_ref": 2, "hotel_name": 1, "xyz": 1}))
+    {'hotel_ref': 2}
+    """
     return {k: found[k] for k in sorted(found)
             if k not in SLOT_MAP and unified_name(k) is not None}
 

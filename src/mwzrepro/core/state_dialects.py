@@ -43,6 +43,7 @@ dropped, so that it changes no number; the warning says which.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from mwzrepro.core.placeholder_lexicon import CONCEPT_STATE_SLOTS
 from mwzrepro.core.placeholder_resolver import domain_word, resolve
 
 __all__ = ["ONTOLOGY", "MWZEVAL_BOOKING_SLOTS", "KNOWN_SLOTS", "StateDialects", "resolve_domain",
-           "resolve_slot", "resolve_state", "resolve_state_json", "scan_states",
+           "resolve_slot", "resolve_state", "resolve_state_json", "cells_have_unknown", "scan_states",
            "scan_predictions", "state_names", "state_warnings"]
 
 #: Domain → slots (the reference evaluator's normalized names; module docstring).
@@ -102,7 +103,12 @@ def resolve_slot(domain: str, slot: str) -> str | None:
 
 
 def _known_slot(slot: Any) -> bool:
-    return isinstance(slot, str) and normalize_slot_name(slot) in KNOWN_SLOTS
+    return isinstance(slot, str) and _known_name(slot)
+
+
+@lru_cache(maxsize=4096)
+def _known_name(slot: str) -> bool:
+    return normalize_slot_name(slot) in KNOWN_SLOTS
 
 
 def resolve_state(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,12 +160,41 @@ def resolve_state_json(state_json: str | None) -> str | None:
                                                       separators=(",", ":"))
 
 
+#: Every JSON string of a state cell and what follows it: ``:{`` (a domain key), ``:`` (a
+#: slot key) or nothing (a value).
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(:\{|:)?')
+
+
 @lru_cache(maxsize=1 << 14)
 def _has_unknown(state_json: str) -> bool:
-    state = json.loads(state_json)
-    return any(domain not in ONTOLOGY or (isinstance(slots, Mapping)
-                                          and not all(map(_known_slot, slots)))
-               for domain, slots in state.items())
+    return _unknown_key(_JSON_STRING.findall(state_json))
+
+
+def _unknown_key(strings: Iterable[tuple[str, str]]) -> bool:
+    """Whether one of the keys among ``(string, what follows it)`` pairs of compact state
+    JSON is outside the ontology: ``:{`` follows a domain key, ``:`` a slot key, nothing a
+    value (escaped keys are decoded by ``json``)."""
+    for key, kind in strings:
+        if not kind:
+            continue
+        if "\\" in key:
+            key = json.loads(f'"{key}"')
+        if (key not in ONTOLOGY) if kind == ":{" else not _known_name(key):
+            return True
+    return False
+
+
+def cells_have_unknown(cells: Iterable[str | None]) -> bool:
+    """Whether any ``state_json`` cell of a column has a domain or slot name outside the
+    ontology: one regular-expression pass over the distinct cells (every run makes it).
+
+    >>> cells_have_unknown(['{"hotel":{"area":"x"}}', None])
+    False
+    >>> cells_have_unknown(['{"hotel":{"colour":"red"}}'])
+    True
+    """
+    text = "\n".join(dict.fromkeys(c for c in cells if c))
+    return _unknown_key(set(_JSON_STRING.findall(text)))
 
 
 @dataclass

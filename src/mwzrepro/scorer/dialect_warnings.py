@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.state_dialects import scan_predictions, state_warnings
+from mwzrepro.core.state_dialects import cells_have_unknown, scan_predictions, state_warnings
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
@@ -22,7 +22,11 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
     """Warning lines about ``data`` (the prediction mapping as given; ``preds`` its
     ``predictions`` columns): the state-dialect lines, then the lexicalized-file line (not
     under ``lexicalized``, and only when BLEU or Inform/Success are computed)."""
-    lines = state_warnings(scan_predictions(data), source, evaluator.standard.placeholders)
+    placeholders = evaluator.standard.placeholders
+    lines = []
+    # under reference the column holds the states as given: a cheap check first
+    if placeholders != "reference" or cells_have_unknown(preds["state_json"]):
+        lines += state_warnings(scan_predictions(data), source, placeholders)
     if not evaluator.lexicalized and (evaluator.metrics["bleu"] or evaluator.metrics["success"]):
         from mwzrepro.scorer.lexicalized_detect import lexicalized_hint
 

@@ -23,8 +23,10 @@ The figures equal a run with ``placeholders="extended"`` (tested).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE, SLOT_MAP
@@ -45,11 +47,14 @@ class ExtendedChanges:
         responses: ``{row: normalized response under extended}`` of the changed rows.
         states: ``{row: resolved state_json}`` of the changed rows.
         state_names: ``{"restuarant → restaurant": turns, "hotel-colour ignored": turns}``.
+        gains: the placeholders ``extended`` maps and ``reference`` does not
+            (:func:`mwzrepro.core.placeholders.extended_gains`).
     """
 
     responses: dict[int, str] = field(default_factory=dict)
     states: dict[int, str | None] = field(default_factory=dict)
     state_names: dict[str, int] = field(default_factory=dict)
+    gains: dict[str, int] = field(default_factory=dict)
 
     def dialogues(self, dialogue_ids: list[str]) -> list[str]:
         """The ids of the dialogues with a changed row, in first-appearance order."""
@@ -60,6 +65,7 @@ class ExtendedChanges:
         return bool(self.responses or self.states)
 
 
+@lru_cache(maxsize=4096)
 def _reads_differently(name: str) -> bool:
     from mwzrepro.core.placeholders import unified_name
 
@@ -70,18 +76,24 @@ def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> Exte
     """The :class:`ExtendedChanges` of a ``predictions`` table's columns and its prepared
     dialogues (for the state source), both made under ``reference``."""
     from mwzrepro.core.normalize import normalize_response
+    from mwzrepro.core.placeholders import gains_of
 
     out = ExtendedChanges()
     norms = preds["response_norm"]
+    found: Counter[str] = Counter()
     for i, text in enumerate(preds["response"]):
         if "[" not in text:
             continue
-        if any(_reads_differently(m.group(1))
-               for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower())):
+        names = [m.group(1) for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower())]
+        found.update(names)
+        if any(map(_reads_differently, names)):
             new = normalize_response(text, None, "extended")
             if new != norms[i]:
                 out.responses[i] = new
-    if prep.state_source == "predicted":
+    out.gains = gains_of(found)
+    from mwzrepro.core.state_dialects import cells_have_unknown
+
+    if prep.state_source == "predicted" and cells_have_unknown(preds["state_json"]):
         from mwzrepro.core.state_dialects import resolve_state_json, scan_states, state_names
 
         raw = []
@@ -100,18 +112,34 @@ def rescore_success(evaluator: ScoringContext, preds: Mapping[str, list],
     """``(Inform, Success)`` totals (percent) in ``main``'s setting with the changed
     dialogues prepared and scored again (module docstring)."""
     from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
-    from mwzrepro.standard.inputs import prepare_predictions
+    from mwzrepro.standard.inputs import PreparedDialogues, prepare_predictions
 
     ids = preds["dialogue_id"]
     changed = changes.dialogues(ids)
     wanted = set(changed)
-    rows = [i for i, did in enumerate(ids) if did in wanted]
-    sub = {c: [v[i] for i in rows] for c, v in preds.items()}
-    sub["response_norm"] = [changes.responses.get(i, preds["response_norm"][i]) for i in rows]
-    sub["state_json"] = [changes.states.get(i, preds["state_json"][i]) for i in rows]
+    restate = {ids[i] for i in changes.states}
     ev = evaluator.resources.eval
-    again = prepare_predictions(sub, ev.gold, prep.domain_source, ev.turn_domains, changed,
-                                where=label)
+    dialogues = {}
+    if restate:               # changed states: normalized and their domains estimated again
+        rows = [i for i, did in enumerate(ids) if did in restate]
+        sub = {c: [v[i] for i in rows] for c, v in preds.items()}
+        sub["response_norm"] = [changes.responses.get(i, preds["response_norm"][i])
+                                for i in rows]
+        sub["state_json"] = [changes.states.get(i, preds["state_json"][i]) for i in rows]
+        dialogues = prepare_predictions(sub, ev.gold, prep.domain_source, ev.turn_domains,
+                                        [d for d in changed if d in restate],
+                                        where=label).dialogues
+    by_dialogue: dict[str, dict[int, str]] = {}
+    for i, text in changes.responses.items():
+        by_dialogue.setdefault(ids[i], {})[preds["turn"][i]] = text
+    for did in changed:       # changed responses only: the prepared states and domains hold
+        if did not in dialogues:
+            d = prep.dialogues[did]
+            new_text = by_dialogue[did]
+            dialogues[did] = {**d, "responses": [new_text.get(t, r)
+                                                 for t, r in enumerate(d["responses"])]}
+    again = PreparedDialogues({did: dialogues[did] for did in changed}, prep.state_source,
+                              prep.domain_source)
     if main.setting == "optimistic":
         again = again.with_domains("ground-truth", ev.turn_domains)
     new = dialogue_rows(again.dialogues, ev.goals, ev.booked, evaluator._database(),

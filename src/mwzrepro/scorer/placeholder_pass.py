@@ -86,7 +86,6 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
     ``reference``; None when ``extended`` maps no placeholder and resolves no state name.
     Without ``blocks`` (or a block), that metric is rescored in full.
     """
-    from mwzrepro.core.placeholders import extended_gains
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.extended_rescoring import (
         extended_changes,
@@ -94,8 +93,8 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
         rescore_success,
     )
 
-    gains = extended_gains(preds["response"])
     changes = extended_changes(preds, prep)
+    gains = changes.gains
     if not gains and not changes.state_names:
         return None
     blocks = blocks or {}

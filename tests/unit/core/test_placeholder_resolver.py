@@ -186,3 +186,23 @@ def test_resolution_is_case_insensitive_and_separator_independent(domain, qualif
         name = "".join(w + s for w, s in zip(words, seps))[:-1]
         name = name.upper() if case == "upper" else name
     assert resolve(name).unified == canonical.unified, (name, words)
+
+
+_NAMES = st.sampled_from(["hotel", "restaurant", "restuarant", "area", "book_day", "colour",
+                          "leaveAt", "price range", 'a"b', "x\\y", "", "people", ":{"])
+_STATES = st.dictionaries(_NAMES, st.dictionaries(_NAMES, st.one_of(
+    st.sampled_from(["x", 'q":{"', "", "a\\b"]), st.lists(st.sampled_from(["y", "z"]),
+                                                          max_size=2)), max_size=4),
+    max_size=3)
+
+
+@given(states=st.lists(_STATES, max_size=4))
+def test_the_key_scan_of_state_cells_agrees_with_the_parsed_scan(states):
+    """cells_have_unknown (one regular-expression pass, every run) finds an unknown name
+    exactly when the parsed scan does, whatever the values and escapes."""
+    from mwzrepro.core.state_dialects import cells_have_unknown, resolve_state_json, scan_states
+
+    cells = [json.dumps(s, ensure_ascii=False, separators=(",", ":")) for s in states]
+    assert cells_have_unknown(cells) == bool(scan_states(states))
+    for cell, state in zip(cells, states):
+        assert (resolve_state_json(cell) != cell) <= bool(scan_states([state]))

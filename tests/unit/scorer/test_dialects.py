@@ -151,3 +151,24 @@ def test_public_spellings_of_states_give_no_warning(scorers):
         "sng9002": [{"taxi": {"arriveBy": "17:15", "leave at": "16:00"}}],
     })
     assert scorers["reference"].evaluate(data).warnings == ()
+
+
+@pytest.mark.parametrize("setting", ["optimistic", "both"])
+def test_the_rescoring_holds_in_every_setting_and_without_the_run_blocks(mini, setting):
+    """The extended line's figures (first setting) equal an extended run's, whether the
+    second pass reuses the run's per-dialogue rows and BLEU statistics or rescores in full."""
+    from mwzrepro.scorer.placeholder_pass import extended_pass
+
+    ref = evaluator(mini, setting=setting)
+    ext = evaluator(mini, setting=setting, placeholders="extended")
+    data = _states(DESCRIPTIVE, {"sng9001": [{"restaurant": {"food_type": "chinese"}}] * 2,
+                                 "sng9002": [{"taxi": {"leave_at": "17:15"}}]})
+    first = ref.settings[0]
+    got = ext.evaluate(data)
+    want = (got.success[first].inform["total"], got.success[first].success["total"],
+            got.bleu.score)
+    figures = ref.evaluate(data).placeholders_extended
+    assert (figures.setting, figures.inform, figures.success, figures.bleu) == (first, *want)
+    preds, prep, coverage, _ = ref._prepare(data, "x.json")
+    full = extended_pass(ref, preds, prep, "x", coverage)          # no blocks: in full
+    assert (full.inform, full.success, full.bleu) == want
