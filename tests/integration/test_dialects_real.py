@@ -114,8 +114,9 @@ def test_state_experiments_warn_and_the_extended_line_equals_extended(mirror, sc
                       f"placeholders=extended resolves or ignores them): {line}"]
     if kind == "domains":                                  # the figures
         assert (ref.success["standard"].inform["total"], ref.dst.joint_accuracy) == (77.1, 0.0)
-    ext = scorers("extended").evaluate(data, source="ubar.json")
+    ext = scorers("extended", dst=True).evaluate(data, source="ubar.json")
     assert _extended_figures(ref) == _figures(ext)
+    assert ref.placeholders_extended.jga == ext.dst.joint_accuracy
     if kind == "slots":                                    # ignored: UBAR's own figures
         assert _figures(ext) == _figures(scorers().evaluate(_load(mirror, "ubar")))
 

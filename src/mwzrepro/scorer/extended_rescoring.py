@@ -13,6 +13,9 @@ and only their segments get BLEU statistics again.
   active domains estimated, with the run's resolved domain source) and scored; the rates are
   those of the run's per-dialogue rows with the changed dialogues' rows replaced
   (:func:`mwzrepro.standard.inform_success.rates_of_rows`).
+* *JGA* (the reference evaluator's joint accuracy, §13; only when states change and the run
+  computes the DST metrics): the state metrics of the run's states with the changed
+  dialogues' states replaced.
 * *BLEU.* The corpus sums of the run's segment statistics, minus the changed segments' old
   statistics, plus their new ones, scored by sacrebleu's formula: the same integers as a full
   rescoring, so the same score.
@@ -36,7 +39,8 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.results import BleuScore, SuccessScores
     from mwzrepro.standard.inputs import PreparedDialogues
 
-__all__ = ["ExtendedChanges", "extended_changes", "rescore_success", "rescore_bleu"]
+__all__ = ["ExtendedChanges", "extended_changes", "changed_dialogues", "rescore_success",
+           "rescore_joint_accuracy", "rescore_bleu"]
 
 
 @dataclass
@@ -106,21 +110,20 @@ def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> Exte
     return out
 
 
-def rescore_success(evaluator: ScoringContext, preds: Mapping[str, list],
-                    prep: PreparedDialogues, changes: ExtendedChanges,
-                    main: SuccessScores, label: str) -> tuple[float, float]:
-    """``(Inform, Success)`` totals (percent) in ``main``'s setting with the changed
-    dialogues prepared and scored again (module docstring)."""
-    from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
+def changed_dialogues(evaluator: ScoringContext, preds: Mapping[str, list],
+                      prep: PreparedDialogues, changes: ExtendedChanges,
+                      label: str) -> PreparedDialogues:
+    """The changed dialogues prepared under ``extended``: a dialogue with a changed state is
+    prepared again (states normalized, active domains with the run's resolved source); one
+    with only changed responses keeps its prepared states and domains."""
     from mwzrepro.standard.inputs import PreparedDialogues, prepare_predictions
 
     ids = preds["dialogue_id"]
     changed = changes.dialogues(ids)
-    wanted = set(changed)
     restate = {ids[i] for i in changes.states}
     ev = evaluator.resources.eval
     dialogues = {}
-    if restate:               # changed states: normalized and their domains estimated again
+    if restate:
         rows = [i for i, did in enumerate(ids) if did in restate]
         sub = {c: [v[i] for i in rows] for c, v in preds.items()}
         sub["response_norm"] = [changes.responses.get(i, preds["response_norm"][i])
@@ -132,21 +135,45 @@ def rescore_success(evaluator: ScoringContext, preds: Mapping[str, list],
     by_dialogue: dict[str, dict[int, str]] = {}
     for i, text in changes.responses.items():
         by_dialogue.setdefault(ids[i], {})[preds["turn"][i]] = text
-    for did in changed:       # changed responses only: the prepared states and domains hold
+    for did in changed:
         if did not in dialogues:
             d = prep.dialogues[did]
             new_text = by_dialogue[did]
             dialogues[did] = {**d, "responses": [new_text.get(t, r)
                                                  for t, r in enumerate(d["responses"])]}
-    again = PreparedDialogues({did: dialogues[did] for did in changed}, prep.state_source,
-                              prep.domain_source)
+    return PreparedDialogues({did: dialogues[did] for did in changed}, prep.state_source,
+                             prep.domain_source)
+
+
+def rescore_success(evaluator: ScoringContext, again: PreparedDialogues,
+                    main: SuccessScores, label: str) -> tuple[float, float]:
+    """``(Inform, Success)`` totals (percent) in ``main``'s setting: the run's per-dialogue
+    rows with those of the changed dialogues ``again`` (:func:`changed_dialogues`) scored
+    again (module docstring)."""
+    from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
+
+    ev = evaluator.resources.eval
     if main.setting == "optimistic":
         again = again.with_domains("ground-truth", ev.turn_domains)
     new = dialogue_rows(again.dialogues, ev.goals, ev.booked, evaluator._database(),
                         main.setting, where=label)
-    kept = [r for r in main.dialogue_rows if r["dialogue_id"] not in wanted]
+    kept = [r for r in main.dialogue_rows if r["dialogue_id"] not in again.dialogues]
     rates = rates_of_rows(kept + new)
     return rates["inform"]["total"], rates["success"]["total"]
+
+
+def rescore_joint_accuracy(evaluator: ScoringContext, prep: PreparedDialogues,
+                           again: PreparedDialogues, label: str) -> float:
+    """The reference evaluator's joint accuracy (percent, §13) of the run's prepared
+    dialogues with the changed ones replaced by ``again`` (changed states: the state metrics
+    of the whole file are computed again)."""
+    from mwzrepro.standard.state_match import state_match
+
+    predicted = {did: again.dialogues.get(did, d)["states"] for did, d in prep.dialogues.items()}
+    return float(state_match(predicted, evaluator.resources.eval.gold,
+                             evaluator.inform.matching,
+                             evaluator.standard.state_match_threshold,
+                             where=label)["joint_accuracy"])
 
 
 def rescore_bleu(evaluator: ScoringContext, preds: Mapping[str, list],

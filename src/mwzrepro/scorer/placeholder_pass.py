@@ -42,6 +42,8 @@ class ExtendedFigures:
         setting: the Inform/Success setting of ``inform`` and ``success``.
         inform, success: totals (one decimal, as the main result); None when not computed.
         bleu: corpus BLEU; None when not computed.
+        jga: the reference evaluator's joint accuracy (§13), when states change and the DST
+            metrics are computed; else None.
     """
 
     placeholders: dict[str, int]
@@ -50,6 +52,7 @@ class ExtendedFigures:
     success: float | None = None
     bleu: float | None = None
     states: dict[str, int] = field(default_factory=dict)
+    jga: float | None = None
 
     def line(self, source: str) -> str:
         """The one line shown to the user.
@@ -58,8 +61,8 @@ class ExtendedFigures:
         'a.json: with placeholders=extended: Inform 96.6, Success 88.3, BLEU 17.9 (it maps hotel_ref ×2; not leaderboard-comparable; --placeholders extended scores with it)'
         """
         parts = [f"{name} {value:.1f}" for name, value in
-                 (("Inform", self.inform), ("Success", self.success), ("BLEU", self.bleu))
-                 if value is not None]
+                 (("Inform", self.inform), ("Success", self.success), ("BLEU", self.bleu),
+                  ("JGA", self.jga)) if value is not None]
         what = []
         if self.placeholders:
             what.append("it maps " + ", ".join(f"{k} ×{v}" for k, v in self.placeholders.items()))
@@ -74,6 +77,8 @@ class ExtendedFigures:
                "setting": self.setting, "placeholders": dict(self.placeholders)}
         if self.states:
             out["states"] = dict(self.states)
+        if self.jga is not None:
+            out["jga"] = self.jga
         return out
 
 
@@ -88,8 +93,10 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
     """
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.extended_rescoring import (
+        changed_dialogues,
         extended_changes,
         rescore_bleu,
+        rescore_joint_accuracy,
         rescore_success,
     )
 
@@ -100,6 +107,9 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
     blocks = blocks or {}
     setting = evaluator.settings[0]
     out: dict[str, Any] = {}
+    again = changed_dialogues(evaluator, preds, prep, changes, label)
+    if changes.states and evaluator.metrics["dst"]:
+        out["jga"] = rescore_joint_accuracy(evaluator, prep, again, label)
     if evaluator.metrics["success"]:
         main = blocks.get("success", {}).get(setting)
         if main is None or not main.dialogue_rows:
@@ -108,8 +118,7 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
                                  evaluator.inform.matching, evaluator.inform.fuzzy_threshold,
                                  coverage)[setting]
         if changes:
-            out["inform"], out["success"] = rescore_success(evaluator, preds, prep, changes,
-                                                            main, label)
+            out["inform"], out["success"] = rescore_success(evaluator, again, main, label)
         else:
             out["inform"], out["success"] = main.inform["total"], main.success["total"]
     if evaluator.metrics["bleu"]:

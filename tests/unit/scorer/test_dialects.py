@@ -102,9 +102,10 @@ def test_state_variants_equal_their_unified_form_under_extended(scorers, caplog)
     assert line.startswith(f"v.json: with placeholders=extended: Inform "
                            f"{variant.success['standard'].inform['total']:.1f}, Success "
                            f"{variant.success['standard'].success['total']:.1f}, BLEU "
-                           f"{variant.bleu.score:.1f} (states: restaurant-book_day → bookday "
-                           "×2 turns, ")
+                           f"{variant.bleu.score:.1f}, JGA {variant.dst.joint_accuracy:.1f} "
+                           "(states: restaurant-book_day → bookday ×2 turns, ")
     assert ref.placeholders_extended.inform == variant.success["standard"].inform["total"]
+    assert ref.placeholders_extended.jga == variant.dst.joint_accuracy
 
 
 @pytest.mark.parametrize("extra, warning, kind", [
@@ -138,9 +139,9 @@ def test_unknown_state_names_are_never_silent(scorers, extra, warning, kind):
         assert ref.dst.joint_accuracy == 0.0
         assert ext.dst.joint_accuracy == pytest.approx(100 / 3)
     figures = ref.placeholders_extended
-    assert (figures.inform, figures.success, figures.bleu) == (
+    assert (figures.inform, figures.success, figures.bleu, figures.jga) == (
         ext.success["standard"].inform["total"], ext.success["standard"].success["total"],
-        ext.bleu.score)
+        ext.bleu.score, ext.dst.joint_accuracy)
 
 
 def test_public_spellings_of_states_give_no_warning(scorers):
