@@ -173,3 +173,25 @@ def test_the_rescoring_holds_in_every_setting_and_without_the_run_blocks(mini, s
     preds, prep, coverage, _ = ref._prepare(data, "x.json")
     full = extended_pass(ref, preds, prep, "x", coverage)          # no blocks: in full
     assert (full.inform, full.success, full.bleu) == want
+
+
+def test_a_lexicalized_file_gets_the_hint_with_the_lexicalized_figures(mini):
+    """Detector (mwzrepro.scorer.lexicalized_detect): no placeholder in 3 of 3 responses, a
+    venue or phone named in 2 of 3; the figures are those of lexicalized=True."""
+    from tests.unit.scorer.test_lexicalized_scoring import LEXICAL
+
+    data = copy.deepcopy(LEXICAL)
+    data["sng9001"][0]["response"] = "Dojo Noodle Bar is at a2 ."
+    result = evaluator(mini).evaluate(data, source="llm.json")
+    lex = evaluator(mini, lexicalized=True).evaluate(data)
+    assert result.warnings == (
+        "llm.json: responses look lexicalized (100.0% carry no placeholder; 66.7% name a "
+        "database venue, a phone number or a booking reference); with --lexicalized: "
+        f"Inform {lex.success['standard'].inform['total']:.1f}, Success "
+        f"{lex.success['standard'].success['total']:.1f}, BLEU {lex.bleu.score:.1f} "
+        "(lex:1-pred; scored here without it)",)
+    small_talk = {did: [{"response": "how can i help ?"} for _ in turns]
+                  for did, turns in data.items()}
+    assert evaluator(mini).evaluate(small_talk).warnings == ()     # no values named
+    assert evaluator(mini).evaluate(PREDICTIONS).warnings == ()    # placeholders
+    assert evaluator(mini, lexicalized=True).evaluate(data).warnings == ()
