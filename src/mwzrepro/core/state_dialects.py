@@ -31,7 +31,11 @@ has (:data:`~mwzrepro.core.placeholder_lexicon.CONCEPT_STATE_SLOTS`: ``book_day`
 ``bookday``, ``leave_at`` → ``leave``, ``book_people`` → ``bookpeople``, ``train-leaveat`` in
 ``train`` → ``leave``); a slot naming another domain stays unknown. A resolved name never
 overrides one the state gives in its known form (the given value wins). What stays unknown is
-dropped, so that it changes no number; the warning says which.
+dropped, so that it changes no number; the warning says which. The state-based blocks (the
+reference evaluator's state metrics, the DST metrics) carry ``ph:ext`` in their signatures
+when ``extended`` changed a state of the file (Inform/Success, BLEU and richness always do
+under ``extended``); under ``reference``, the "with placeholders=extended" line gives
+Inform, Success, BLEU and the joint accuracy with the resolved states.
 
 >>> state = {"restuarant": {"food": "indian"}, "hotel": {"book_day": "monday", "colour": "red"}}
 >>> resolve_state(state)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mwzrepro.core.placeholders import signature_fields
 from mwzrepro.core.state_dialects import cells_have_unknown, scan_predictions, state_warnings
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
 
-__all__ = ["dialect_warnings"]
+__all__ = ["dialect_warnings", "state_signature_fields"]
 
 
 def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
@@ -34,3 +35,12 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
         if hint is not None:
             lines.append(hint.line(source))
     return lines
+
+
+def state_signature_fields(data: Mapping[str, Any], placeholders: str) -> dict[str, str]:
+    """The signature field of the vocabulary (``ph:ext``) for the state-based blocks (the
+    reference evaluator's state metrics and the DST metrics): only when ``extended`` changed a
+    predicted state of ``data`` (it resolved or dropped an unknown name); ``{}`` otherwise, so
+    that a file without unknown names keeps its signatures."""
+    fields = signature_fields(placeholders)
+    return fields if fields and scan_predictions(data) else {}

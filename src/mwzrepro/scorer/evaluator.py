@@ -43,7 +43,7 @@ from mwzrepro.scorer.blocks import (
     success_block,
     with_signature_fields,
 )
-from mwzrepro.scorer.dialect_warnings import dialect_warnings
+from mwzrepro.scorer.dialect_warnings import dialect_warnings, state_signature_fields
 from mwzrepro.scorer.inputs import (
     ACCEPTED_SHAPES,
     Coverage,
@@ -344,8 +344,9 @@ class Evaluator:
                                               self._dst_params, cov)
         norm = signature_fields(self.standard.placeholders)
         states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
+        dst_fields = {**state_signature_fields(data, self.standard.placeholders), **states}
         for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
-                             ("dst", states), ("dst_fga", states)):
+                             ("dst", dst_fields), ("dst_fga", dst_fields)):
             if name in blocks:
                 blocks[name] = with_signature_fields(blocks[name], fields)
         extended = None
