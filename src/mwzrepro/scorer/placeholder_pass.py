@@ -117,10 +117,7 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
                                  (setting,), evaluator.version, label,
                                  evaluator.inform.matching, evaluator.inform.fuzzy_threshold,
                                  coverage)[setting]
-        if changes:
-            out["inform"], out["success"] = rescore_success(evaluator, again, main, label)
-        else:
-            out["inform"], out["success"] = main.inform["total"], main.success["total"]
+        out["inform"], out["success"] = rescore_success(evaluator, again, main, label)
     if evaluator.metrics["bleu"]:
         main = blocks.get("bleu")
         if main is None or not main.statistics:
