@@ -32,12 +32,15 @@ __all__ = ["BleuResult", "ReferenceStatistics", "reference_statistics", "referen
 @dataclass(frozen=True)
 class BleuResult:
     """BLEU (0–100, unrounded), the number of scored turns, and the signatures: ours (all
-    settings) and sacrebleu's own."""
+    settings) and sacrebleu's own; ``statistics``: the corpus sums of the segment statistics
+    ``[hyp_len, ref_len, correct_1..4, total_1..4]`` (what a rescoring of a few segments
+    adjusts, :mod:`mwzrepro.scorer.placeholder_pass`)."""
 
     score: float
     turns: int
     signature: Signature
     sacrebleu_signature: str
+    statistics: tuple[int, ...] = ()
 
 
 class ReferenceStatistics:
@@ -247,7 +250,8 @@ def corpus_bleu(
         key, _, value = part.partition(":")
         fields["sacrebleu" if key == "version" else key] = value
     return BleuResult(float(score.score), len(keys), Signature("BLEU", fields),
-                      sb_sig.format(short=False))
+                      sb_sig.format(short=False),
+                      (score.sys_len, score.ref_len, *score.counts, *score.totals))
 
 
 def bleu_scores(result: BleuResult, coverage: pd.DataFrame, system: str,

@@ -55,9 +55,12 @@ MODELS: dict[str, dict[str, Any]] = {
                   'default': 'reference',
                   'help': 'Placeholder vocabulary of the response normalization: reference = '
                           "the spec's table (§3.2; unknown placeholders deleted; leaderboard "
-                          'parity); extended = also [domain_slot] for every domain and slot, '
-                          'MultiWOZ 2.2 slot names and [value_slot], case-insensitive '
-                          '(mwzrepro.core.placeholders; signature field ph:ext).',
+                          'parity); extended = names resolved by a rule (words, at most one '
+                          'domain, a synonym lexicon, near misses: [hotel_ref], '
+                          '[train-leaveat], [phone_number], [booking_reference]), '
+                          'case-insensitive, and predicted-state domain and slot variants '
+                          'resolved or ignored (mwzrepro.core.placeholders, '
+                          'mwzrepro.core.state_dialects; signature field ph:ext).',
                   'choices': ['reference', 'extended'],
                   'type': None}],
      'defaults': {'domain_sources': 'dots=estimated,soloist=slot-names',

@@ -14,41 +14,39 @@ of Success while Inform stays high. ``extended`` maps these forms to the unified
 references use, so such a file is scored on what it says. It is a setting, never the default:
 numbers under it are not comparable with the leaderboard, and the signatures say so.
 
-**Rule.** Matching is case-insensitive (responses are lowercased first, §3.1 step 1), and a
-placeholder may also contain ``-`` (2.2 names; the reference pattern ``[\\w\\s]+`` does not
-match them, so under ``reference`` they stay in the text). A bracket content is looked up:
+**Rule** (issue 28: a rule, not a table; :mod:`mwzrepro.core.placeholder_resolver`). A
+placeholder may contain ``-`` (2.2 names; the reference pattern ``[\\w\\s]+`` does not match
+them, so under ``reference`` they stay in the text). Its content is resolved:
 
-1. in the reference table (§3.2) — every reference name keeps its reference meaning;
-2. else it is split at its first ``_``, ``-`` or space into a prefix and a slot; the prefix must
-   be a domain of the reference table (``attraction``, ``hospital``, ``hotel``, ``police``,
-   ``restaurant``, ``taxi``, ``train``) or ``value``; without such a prefix the whole content
-   is the slot. The slot is written without ``_``, ``-`` and spaces (``book_people``,
-   ``book people`` → ``bookpeople``) and looked up in :func:`slot_vocabulary`:
+1. a name of the reference table (§3.2) keeps its reference meaning;
+2. else it is read as words — split on ``_``, ``-``, spaces and the case changes of joined
+   words (``hotelRef``) — with at most one domain word (a MultiWOZ domain, its plural or a
+   near miss such as ``restuarant``), qualifiers (``value``, ``booking``, ``book``,
+   ``reservation``) and a slot phrase;
+3. the slot phrase is looked up in the synonym lexicon (:mod:`mwzrepro.core.
+   placeholder_lexicon`: every slot part of the reference table, and the families below),
+   then matched with ``rapidfuzz`` for near misses (``[phone_nubmer]``);
+4. a name resolves only when the rule gives exactly one slot; its unified name is the
+   reference table's for that slot. Anything else (``[db_3]``, a bare domain ``[hotel]``,
+   two domains, two close slots) is deleted and listed, as under ``reference``.
 
-   * ``value_<slot>`` and a bare ``<slot>`` take the reference's name of the bare slot;
-   * ``<domain>_<slot>`` takes the name most reference ``<domain>_<slot>`` entries of that slot
-     have (``id``: ``ID``, as ``hospital_id``/``attraction_id``/``restaurant_id``; ``train_id``
-     is in the reference table as ``TRAINID``), else the bare slot's name;
-3. else the bracket is deleted and counted, as under ``reference``.
+Synonym families (sources: the reference table's own slot names, the MultiWOZ 2.2 slot
+names, and the descriptive names of 2023–2024 LLM-based systems, issue 28):
 
-Families this adds (each derived from the reference table; the slot vocabulary is the
-reference table's own bare names and the slot parts of its prefixed names):
+* reference (REFERENCE): ``reference``, ``ref``, ``number``, ``confirmation (code)``, ``id``
+  after a booking word;
+* phone (PHONE): ``phone``, ``telephone``, ``phone number``, ``number`` with ``taxi``;
+* time and duration (TIME): ``time``, ``duration``, ``travel time``, ``journey time``;
+  leave and arrive (TIME): ``departure time``, ``arrival time``, ``leaveat``, ``arriveby``;
+* food (FOOD): ``type`` with ``food``, ``cuisine``;
+* people (COUNT): ``people``, ``persons``, ``guests``, ``number of people``, ``party size``;
+  stay (COUNT): ``nights``, ``length of stay``;
+* postcode (POST): ``postal code``, ``post code``, ``zip (code)``;
+* train id (TRAINID): ``number`` or ``id`` with ``train``; ``id`` with another domain: ID.
 
-* ``[<domain>_<slot>]`` for every domain and slot, including the booking slots
-  (``_bookday``, ``_bookpeople``, ``_bookstay``, ``_booktime``), ``_ref``/``_reference``,
-  ``_trainid``/``_id``, ``_leaveat``/``_arriveby``, ``_entrancefee``, ``_openhours``;
-* the MultiWOZ 2.2 slot names, ``[<domain>-<slot>]`` and bare (``[train-leaveat]``,
-  ``[hotel-bookstay]``, ``[bookday]``);
-* ``[value_<slot>]`` for every slot (``[value_bookpeople]``, ``[value_trainid]``).
-
-Slot spellings no reference name contains (the only hand-written part, :data:`ADDED_SLOTS`):
-
-=================  ==========  ========================================================
-slot               unified     why
-=================  ==========  ========================================================
-``departuretime``  ``TIME``    train departure time (``[train_departuretime]``, 2024)
-``arrivaltime``    ``TIME``    its counterpart for arrival times
-=================  ==========  ========================================================
+Compared with issue 18's rule (a ``<domain>_``/``value_`` prefix and a slot of the table's
+vocabulary), every name it mapped maps to the same unified name, except ``[train id]`` and
+``[train-id]``, which now read as the table's ``train_id`` (TRAINID; issue 18 gave ID).
 
 >>> unified_name("hotel_ref"), unified_name("train_bookpeople"), unified_name("train-leaveat")
 ('REFERENCE', 'COUNT', 'TIME')
@@ -60,89 +58,21 @@ True
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
+from mwzrepro.core.placeholder_resolver import unified_name
 from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE, SLOT_MAP
 
-__all__ = ["PLACEHOLDER_VOCABULARIES", "ADDED_SLOTS", "SIGNATURE_VALUES", "domains",
-           "slot_vocabulary", "unified_name", "extended_gains", "signature_fields",
-           "stamp_scores"]
+__all__ = ["PLACEHOLDER_VOCABULARIES", "SIGNATURE_VALUES", "unified_name", "extended_gains",
+           "gains_of", "signature_fields", "stamp_scores"]
 
 #: Values of the ``placeholders`` setting (block ``standard``); ``reference`` is the default.
 PLACEHOLDER_VOCABULARIES = ("reference", "extended")
 
 #: Signature value (field ``ph``) of each vocabulary; None = no field (the default).
 SIGNATURE_VALUES = {"reference": None, "extended": "ext"}
-
-#: Slot spellings absent from every reference name (module docstring table).
-ADDED_SLOTS: dict[str, str] = {"departuretime": "TIME", "arrivaltime": "TIME"}
-
-_SEPARATORS = re.compile(r"[_\-\s]+")
-_SPLIT = re.compile(r"[_\-\s]")
-
-
-def _compact(name: str) -> str:
-    return _SEPARATORS.sub("", name)
-
-
-@lru_cache(maxsize=1)
-def domains() -> frozenset[str]:
-    """The domains of the reference table: the prefixes of its ``<domain>_<slot>`` names.
-
-    >>> sorted(domains())
-    ['attraction', 'hospital', 'hotel', 'police', 'restaurant', 'taxi', 'train']
-    """
-    return frozenset(n.split("_", 1)[0] for n in SLOT_MAP
-                     if "_" in n and not n.startswith("value_"))
-
-
-@lru_cache(maxsize=1)
-def slot_vocabulary() -> tuple[dict[str, str], dict[str, str]]:
-    """``(bare, prefixed)``: unified name of each compact slot spelling, for bare and
-    ``value_`` forms and for ``<domain>_`` forms (see the module docstring).
-
-    >>> bare, prefixed = slot_vocabulary()
-    >>> bare["bookpeople"], bare["id"], prefixed["id"], bare["departuretime"]
-    ('COUNT', 'TRAINID', 'ID', 'TIME')
-    """
-    doms = domains()
-    bare: dict[str, str] = {}
-    votes: dict[str, Counter[str]] = {}
-    for name, unified in SLOT_MAP.items():
-        head, _, tail = name.partition("_")
-        if head in doms and tail:
-            votes.setdefault(_compact(tail), Counter())[unified] += 1
-        elif head == "value" and tail:
-            bare.setdefault(_compact(tail), unified)
-        elif name not in doms:
-            bare[_compact(name)] = unified
-    for slot, counts in votes.items():
-        bare.setdefault(slot, counts.most_common(1)[0][0])
-    for slot, unified in ADDED_SLOTS.items():
-        bare.setdefault(slot, unified)
-    prefixed = {**bare, **{s: c.most_common(1)[0][0] for s, c in votes.items()}}
-    return bare, prefixed
-
-
-@lru_cache(maxsize=4096)
-def unified_name(name: str) -> str | None:
-    """The unified name of one (lowercased) bracket content under ``extended``, or None
-    (deleted). Rule: module docstring.
-    """
-    name = name.strip()
-    if name in SLOT_MAP:
-        return SLOT_MAP[name]
-    bare, prefixed = slot_vocabulary()
-    parts = _SPLIT.split(name, maxsplit=1)
-    if len(parts) == 2 and parts[0] in domains():
-        return prefixed.get(_compact(parts[1]))
-    if len(parts) == 2 and parts[0] == "value":
-        return bare.get(_compact(parts[1]))
-    return bare.get(_compact(name))
 
 
 def extended_gains(responses: Iterable[str]) -> dict[str, int]:
@@ -157,6 +87,15 @@ def extended_gains(responses: Iterable[str]) -> dict[str, int]:
     for text in responses:
         if "[" in text:
             found.update(m.group(1) for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower()))
+    return gains_of(found)
+
+
+def gains_of(found: Counter[str]) -> dict[str, int]:
+    """:func:`extended_gains` from the counts of every bracket content of the responses.
+
+    >>> gains_of(Counter({"hotel_ref": 2, "hotel_name": 1, "xyz": 1}))
+    {'hotel_ref': 2}
+    """
     return {k: found[k] for k in sorted(found)
             if k not in SLOT_MAP and unified_name(k) is not None}
 

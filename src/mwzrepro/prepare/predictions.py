@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import normalize_response
+from mwzrepro.core.state_dialects import resolve_state_json
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,7 +83,9 @@ def prediction_columns(
         allow_missing_turns: accept dialogues with fewer turns than the test set (reported).
         unknown_placeholders: receives counts of placeholder names normalization deleted.
         placeholders: placeholder vocabulary of the normalization (``reference``, §3.2, or
-            ``extended``, :mod:`mwzrepro.core.placeholders`).
+            ``extended``, :mod:`mwzrepro.core.placeholders`); under ``extended`` the
+            predicted states' unknown domain and slot names are resolved or dropped too
+            (:mod:`mwzrepro.core.state_dialects`).
 
     Returns:
         ``(predictions, coverage)``: the ``predictions`` table as columns
@@ -161,6 +164,8 @@ def _parse_turn(did: str, i: int, turn: Any, where: str, unknown: Counter[str] |
         if not isinstance(state, dict) or not all(isinstance(v, dict) for v in state.values()):
             raise InputError(f"{where}: 'state' must be an object {{domain: {{slot: value}}}}")
         state_json = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        if placeholders == "extended":      # state dialects (issue 28)
+            state_json = resolve_state_json(state_json)
     domains = None
     if "active_domains" in turn:
         domains = turn["active_domains"]

@@ -85,7 +85,7 @@ def bleu_block(preds: Mapping[str, list], references: Mapping[str, list], versio
 
     r = corpus_bleu(preds, references, version, label)
     return BleuScore(r.score, version, public_signature(r.signature.format(), coverage),
-                     r.turns)
+                     r.turns, r.statistics)
 
 
 def success_block(prep: PreparedDialogues, resources: EvalResources, database: Any,
@@ -97,8 +97,8 @@ def success_block(prep: PreparedDialogues, resources: EvalResources, database: A
 
     prepared = {s: prep if s == "standard" else prep.with_domains(
         "ground-truth", resources.turn_domains) for s in settings}
-    scores, _ = success_rows(label, version, prepared, resources.goals, resources.booked,
-                             database, matching, threshold)
+    scores, per_dialogue = success_rows(label, version, prepared, resources.goals,
+                                        resources.booked, database, matching, threshold)
     out = {}
     for s, p in prepared.items():
         sub = [r for r in scores if r["setting"] == s]
@@ -106,7 +106,8 @@ def success_block(prep: PreparedDialogues, resources: EvalResources, database: A
                  for m in ("inform", "success")}
         out[s] = SuccessScores(s, rates["inform"], rates["success"], p.state_source,
                                p.domain_source,
-                               public_signature(sub[0]["signature"], coverage))
+                               public_signature(sub[0]["signature"], coverage),
+                               tuple(per_dialogue[s]))
     return out
 
 

@@ -31,6 +31,8 @@ class ScoringContext(Protocol):
         metrics: ``{"bleu": bool, "success": bool, "richness": bool, "dst": bool}``.
         version: dataset version (``mwz21``, ...).
         inform: the ``inform`` parameter block (``matching``, ``fuzzy_threshold``).
+        standard: the ``standard`` parameter block (``placeholders``, ...).
+        lexicalized: whether responses are delexicalized before scoring.
     """
 
     resources: VersionResources
@@ -38,6 +40,8 @@ class ScoringContext(Protocol):
     metrics: dict[str, bool]
     version: str
     inform: ParamsDefaults
+    standard: ParamsDefaults
+    lexicalized: bool
     _dst_params: Any
 
     def _prepare(self, data: Mapping[str, Any], source: str

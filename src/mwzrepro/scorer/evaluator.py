@@ -43,6 +43,7 @@ from mwzrepro.scorer.blocks import (
     success_block,
     with_signature_fields,
 )
+from mwzrepro.scorer.dialect_warnings import dialect_warnings, state_signature_fields
 from mwzrepro.scorer.inputs import (
     ACCEPTED_SHAPES,
     Coverage,
@@ -51,6 +52,7 @@ from mwzrepro.scorer.inputs import (
     read_shape,
 )
 from mwzrepro.scorer.placeholder_pass import extended_pass
+from mwzrepro.scorer.prediction_file import read_predictions
 from mwzrepro.scorer.results import EvaluationResult
 
 if TYPE_CHECKING:
@@ -74,26 +76,6 @@ def _has_alternatives(preds: Mapping[str, list]) -> bool:
     (:mod:`mwzrepro.core.alternatives`; its signature field)."""
     return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
                for sj in preds["state_json"])
-
-
-def read_predictions(path: str | Path) -> Any:
-    """Parse a prediction file (JSON).
-
-    Raises:
-        InputError: unreadable, not UTF-8, not JSON, or nested too deeply for the parser
-            (``[[[[...]]]]``; one line naming the file).
-    """
-    p = Path(path)
-    try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except RecursionError:
-        raise InputError(f"{p.name}: JSON nested too deeply to be a prediction file") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{p.name}: not valid JSON: {exc}") from None
 
 
 class Evaluator:
@@ -322,6 +304,7 @@ class Evaluator:
         if unknown:
             warnings.append(f"{source}: unknown placeholders deleted by normalization "
                             f"(spec §3): {dict(sorted(unknown.items()))}")
+        warnings += dialect_warnings(self, data, preds, source)  # issue 28
         blocks: dict[str, Any] = {}
         res, cov, version = self.resources, coverage, self.version
         if self.metrics["bleu"]:
@@ -345,14 +328,15 @@ class Evaluator:
                                               self._dst_params, cov)
         norm = signature_fields(self.standard.placeholders)
         states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
+        dst_fields = {**state_signature_fields(data, self.standard.placeholders), **states}
         for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
-                             ("dst", states), ("dst_fga", states)):
+                             ("dst", dst_fields), ("dst_fga", dst_fields)):
             if name in blocks:
                 blocks[name] = with_signature_fields(blocks[name], fields)
         extended = None
         if self.standard.placeholders == "reference" and (self.metrics["bleu"]
                                                           or self.metrics["success"]):
-            extended = extended_pass(self, preds, prep, label, coverage)
+            extended = extended_pass(self, preds, prep, label, coverage, blocks)
             if extended is not None:
                 warnings.append(extended.line(source))
         if self.lexicalized:

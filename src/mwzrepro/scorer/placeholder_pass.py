@@ -1,20 +1,22 @@
-"""What the placeholder vocabulary costs a file (issue 18): when a run under ``reference``
-(spec-standard-evaluation §3.2) meets placeholders that ``extended``
-(:mod:`mwzrepro.core.placeholders`) maps — ``[hotel_ref]``, ``[train-leaveat]`` — a second
-pass over the same prepared data scores the responses normalized with ``extended`` and gives
-Inform and Success (the evaluator's first setting) and BLEU, so the user sees the
-difference instead of a silent loss::
+"""What the placeholder vocabulary costs a file (issues 18 and 28): when a run under
+``reference`` (spec-standard-evaluation §3.2) meets placeholders that ``extended``
+(:mod:`mwzrepro.core.placeholders`) maps — ``[hotel_ref]``, ``[train-leaveat]``,
+``[phone_number]`` — or predicted-state names it resolves (``restuarant``, ``book_day``,
+:mod:`mwzrepro.core.state_dialects`), a second pass gives Inform and Success (the evaluator's
+first setting) and BLEU under ``extended``, so the user sees the difference instead of a
+silent loss::
 
     mine.json: with placeholders=extended: Inform 96.6, Success 88.3, BLEU 17.9 (it maps
-    hotel_ref ×120, train_ref ×80; these figures are not leaderboard-comparable)
+    hotel_ref ×120, train_ref ×80; not leaderboard-comparable; ...)
 
-The figures equal a run with ``placeholders="extended"`` (same states, active domains and
-coverage; only the normalized responses differ).
+The pass rescores only what changes (:mod:`mwzrepro.scorer.extended_rescoring`: the changed
+dialogues' Inform/Success, the changed segments' BLEU statistics), and its figures equal a run
+with ``placeholders="extended"``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -34,9 +36,14 @@ class ExtendedFigures:
     Attributes:
         placeholders: ``{bracket content: count}`` that ``extended`` maps and ``reference``
             does not (:func:`mwzrepro.core.placeholders.extended_gains`).
+        states: ``{"restuarant → restaurant": turns, "hotel-colour ignored": turns}``: what
+            ``extended`` does with the unknown names of the predicted states
+            (:func:`mwzrepro.core.state_dialects.state_names`); empty when it changes none.
         setting: the Inform/Success setting of ``inform`` and ``success``.
         inform, success: totals (one decimal, as the main result); None when not computed.
         bleu: corpus BLEU; None when not computed.
+        jga: the reference evaluator's joint accuracy (§13), when states change and the DST
+            metrics are computed; else None.
     """
 
     placeholders: dict[str, int]
@@ -44,6 +51,8 @@ class ExtendedFigures:
     inform: float | None = None
     success: float | None = None
     bleu: float | None = None
+    states: dict[str, int] = field(default_factory=dict)
+    jga: float | None = None
 
     def line(self, source: str) -> str:
         """The one line shown to the user.
@@ -52,51 +61,67 @@ class ExtendedFigures:
         'a.json: with placeholders=extended: Inform 96.6, Success 88.3, BLEU 17.9 (it maps hotel_ref ×2; not leaderboard-comparable; --placeholders extended scores with it)'
         """
         parts = [f"{name} {value:.1f}" for name, value in
-                 (("Inform", self.inform), ("Success", self.success), ("BLEU", self.bleu))
-                 if value is not None]
-        maps = ", ".join(f"{k} ×{v}" for k, v in self.placeholders.items())
-        return (f"{source}: with placeholders=extended: {', '.join(parts)} (it maps {maps}; "
+                 (("Inform", self.inform), ("Success", self.success), ("BLEU", self.bleu),
+                  ("JGA", self.jga)) if value is not None]
+        what = []
+        if self.placeholders:
+            what.append("it maps " + ", ".join(f"{k} ×{v}" for k, v in self.placeholders.items()))
+        if self.states:
+            what.append("states: " + ", ".join(f"{k} ×{v} turns" for k, v in self.states.items()))
+        return (f"{source}: with placeholders=extended: {', '.join(parts)} ({'; '.join(what)}; "
                 "not leaderboard-comparable; --placeholders extended scores with it)")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (``placeholders_extended`` of the result)."""
-        return {"inform": self.inform, "success": self.success, "bleu": self.bleu,
-                "setting": self.setting, "placeholders": dict(self.placeholders)}
+        out = {"inform": self.inform, "success": self.success, "bleu": self.bleu,
+               "setting": self.setting, "placeholders": dict(self.placeholders)}
+        if self.states:
+            out["states"] = dict(self.states)
+        if self.jga is not None:
+            out["jga"] = self.jga
+        return out
 
 
 def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: PreparedDialogues,
-                  label: str, coverage: Coverage) -> ExtendedFigures | None:
+                  label: str, coverage: Coverage, blocks: Mapping[str, Any] | None = None
+                  ) -> ExtendedFigures | None:
     """The :class:`ExtendedFigures` of a ``predictions`` table's columns (rows of a dialogue
-    in turn order) and its prepared dialogues ``prep``, both made under ``reference``; None when
-    ``extended`` would normalize no response differently. States, active domains and
-    coverage are ``prep``'s: only the normalized responses change.
+    in turn order), its prepared dialogues ``prep`` and the run's result ``blocks`` (``bleu``
+    with its statistics, ``success`` with its per-dialogue rows), all made under
+    ``reference``; None when ``extended`` maps no placeholder and resolves no state name.
+    Without ``blocks`` (or a block), that metric is rescored in full.
     """
-    from mwzrepro.core.normalize import normalize_response
-    from mwzrepro.core.placeholders import extended_gains
     from mwzrepro.scorer.blocks import bleu_block, success_block
-    from mwzrepro.standard.inputs import PreparedDialogues
+    from mwzrepro.scorer.extended_rescoring import (
+        changed_dialogues,
+        extended_changes,
+        rescore_bleu,
+        rescore_joint_accuracy,
+        rescore_success,
+    )
 
-    responses = preds["response"]
-    gains = extended_gains(responses)
-    if not gains:
+    changes = extended_changes(preds, prep)
+    gains = changes.gains
+    if not gains and not changes.state_names:
         return None
-    ext = {**preds, "response_norm": [normalize_response(r, None, "extended")
-                                      for r in responses]}
+    blocks = blocks or {}
     setting = evaluator.settings[0]
     out: dict[str, Any] = {}
-    res = evaluator.resources
+    again = changed_dialogues(evaluator, preds, prep, changes, label)
+    if changes.states and evaluator.metrics["dst"]:
+        out["jga"] = rescore_joint_accuracy(evaluator, prep, again, label)
     if evaluator.metrics["success"]:
-        by_dialogue: dict[str, list[str]] = {}
-        for did, text in zip(ext["dialogue_id"], ext["response_norm"]):
-            by_dialogue.setdefault(did, []).append(text)
-        again = PreparedDialogues({did: {**d, "responses": by_dialogue[did]}
-                                   for did, d in prep.dialogues.items()},
-                                  prep.state_source, prep.domain_source)
-        s = success_block(again, res.eval, evaluator._database(), (setting,),
-                          evaluator.version, label, evaluator.inform.matching,
-                          evaluator.inform.fuzzy_threshold, coverage)[setting]
-        out.update(inform=s.inform["total"], success=s.success["total"])
+        main = blocks.get("success", {}).get(setting)
+        if main is None or not main.dialogue_rows:
+            main = success_block(prep, evaluator.resources.eval, evaluator._database(),
+                                 (setting,), evaluator.version, label,
+                                 evaluator.inform.matching, evaluator.inform.fuzzy_threshold,
+                                 coverage)[setting]
+        out["inform"], out["success"] = rescore_success(evaluator, again, main, label)
     if evaluator.metrics["bleu"]:
-        out["bleu"] = bleu_block(ext, res.reference_columns, evaluator.version, label,
-                                 coverage).score
-    return ExtendedFigures(gains, setting, **out)
+        main = blocks.get("bleu")
+        if main is None or not main.statistics:
+            main = bleu_block(preds, evaluator.resources.reference_columns, evaluator.version,
+                              label, coverage)
+        out["bleu"] = rescore_bleu(evaluator, preds, changes, main)
+    return ExtendedFigures(gains, setting, states=changes.state_names, **out)

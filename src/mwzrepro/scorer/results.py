@@ -54,6 +54,7 @@ class BleuScore:
     reference: str
     signature: str
     turns: int = 0
+    statistics: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self) -> dict[str, float]:
         """``{reference set: score}`` (the reference evaluator's ``bleu``)."""
@@ -78,6 +79,8 @@ class SuccessScores:
     state_source: str
     domain_source: str
     signature: str
+    #: the per-dialogue rows behind the rates (reused by a rescoring of a few dialogues)
+    dialogue_rows: tuple[dict[str, Any], ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{"inform": {...}, "success": {...}}`` (the reference evaluator's ``success``)."""

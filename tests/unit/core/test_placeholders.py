@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from mwzrepro.core.normalize import SLOT_MAP, normalize_response
-from mwzrepro.core.placeholders import domains, extended_gains, slot_vocabulary, unified_name
+from mwzrepro.core.placeholder_lexicon import DOMAIN_WORDS, TABLE_SLOTS
+from mwzrepro.core.placeholders import extended_gains, unified_name
 
 DOMAIN_SLOT = [  # none of these is in the reference table (the test checks it)
     # booking slots
@@ -68,14 +69,16 @@ def test_plural_suffixes_as_in_the_reference():
         "COUNT and REFERENCE"
 
 
-def test_vocabulary_is_derived_from_the_reference_table():
-    bare, prefixed = slot_vocabulary()
-    assert domains() == {"attraction", "hospital", "hotel", "police", "restaurant", "taxi",
-                         "train"}
-    assert set(bare) - set(prefixed) == set() and prefixed["id"] == "ID"
-    for name, unified in SLOT_MAP.items():         # every bare reference name is in it
-        if "_" not in name and name not in domains():
-            assert bare[name.replace(" ", "")] == unified
+def test_every_slot_part_of_the_reference_table_is_in_the_lexicon():
+    """The resolver reads the table's own names word by word with the table's meaning."""
+    for name, unified in SLOT_MAP.items():
+        head, _, tail = name.partition("_")
+        slot = tail if tail and head in DOMAIN_WORDS | {"value"} else name
+        if slot in DOMAIN_WORDS:                   # "train": a table name, no slot part
+            continue
+        assert slot.replace(" ", "") in TABLE_SLOTS, name
+        for spelling in (name.replace("_", "-"), name.replace("_", " ").upper()):
+            assert unified_name(spelling) == unified, spelling
 
 
 def test_gains_are_what_extended_adds():

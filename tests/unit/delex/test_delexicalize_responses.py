@@ -110,7 +110,11 @@ def test_value_families(delex, text, expected):
     ("[de luca cucina] is good", "[name] is good"),
     ("[De Luca Cucna] is good", "[name] is good"),
     ("[the restaurant] is good", "the restaurant is good"),
-    ("[hotel_ref] stays a placeholder", "[hotel_ref] stays a placeholder"),
+    # issue 28: names the extended resolver reads are written as the §3.2 name they mean
+    ("[hotel_ref] stays a placeholder", "[hotel_reference] stays a placeholder"),
+    ("call [Phone_Number] or [taxi_number]", "call [phone] or [taxi_phone]"),
+    ("ref [booking reference], [travel time]", "ref [reference], [duration]"),
+    ("[hotel_restaurant_name] is kept", "[hotel_restaurant_name] is kept"),
     ("[Some words] lose brackets", "Some words lose brackets"),
     ("[value_count] [Value_Area] hotels", "[value_count] [value_area] [type]"),
 ])
@@ -215,3 +219,16 @@ def test_properties(delex, words, state):
     assert delex(out, state) == out
     for name in re.findall(r"\[(\w+)\]", out):
         assert name in SLOT_MAP or "_" in name
+
+
+def test_lexicalized_mode_keeps_every_name_extended_resolves(delex):
+    """Issue 28: a bracketed name the extended resolver reads is never deleted by
+    --lexicalized: after the reference normalization it reads as extended reads it."""
+    from mwzrepro.core.normalize import normalize_response
+    from tests.unit.core.test_placeholder_resolver import FAMILIES, NEAR_MISSES
+
+    names = [n for ns in FAMILIES.values() for n in ns] + list(NEAR_MISSES)
+    for name in names:
+        text = f"it is [{name}] here ."
+        assert normalize_response(delex(text)) == \
+            normalize_response(text, placeholders="extended"), name

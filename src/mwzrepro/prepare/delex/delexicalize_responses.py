@@ -20,7 +20,12 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    ``[restaurant_name]``); any other bracketed text is a value: a venue name when it matches a
    written form of a database name (:func:`~.value_lexicon.name_variants`) with ``rapidfuzz``
    ``ratio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina and Bar]``, ``[de luca cucna]`` →
-   ``[name]``), else its brackets are dropped and the rules below read it.
+   ``[name]``), else its brackets are dropped and the rules below read it. Issue 28: a
+   bracketed name outside §3.2 that the placeholder-name resolver of ``extended`` resolves
+   (:mod:`mwzrepro.core.placeholder_resolver`) is written as the §3.2 name with its meaning
+   (:func:`~mwzrepro.core.placeholder_resolver.table_name`: ``[Phone_Number]`` → ``[phone]``,
+   ``[booking reference]`` → ``[reference]``; a venue name is tried first for a name with
+   spaces), so ``--lexicalized`` never deletes a placeholder ``extended`` resolves.
 2. *Patterns* (first, they win every overlap): booking references (8 letters and digits with
    at least one of each, or any word after ``reference number is``/``ref #``) → ``[ref]``;
    phone numbers (10–11 digits, spaces/dashes/brackets allowed) → ``[phone]``; postcodes
@@ -72,6 +77,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mwzrepro.core.normalize import SLOT_MAP
+from mwzrepro.core.placeholder_resolver import table_name
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, tokens
 
 __all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "state_phrases"]
@@ -198,15 +204,18 @@ class Delexicalizer:
     def _bracket(self, m: re.Match[str]) -> str:
         inner = m.group(1).strip()
         low = inner.lower()
-        if low in SLOT_MAP or _PLACEHOLDER_SHAPE.fullmatch(low):
+        if low in SLOT_MAP:
             return f"[{low}]"
+        if _PLACEHOLDER_SHAPE.fullmatch(low):
+            return f"[{table_name(low) or low}]"
         from rapidfuzz import fuzz, process
 
         key = " ".join(t for t, _, _ in tokens(low))
         if process.extractOne(key, self.lexicon.name_forms, scorer=fuzz.ratio,
                               score_cutoff=FUZZY_NAME_CUTOFF) is not None:
             return "[name]"
-        return inner
+        named = table_name(inner) if low.strip() else None
+        return f"[{named}]" if named else inner
 
     def _fuzzy_state_names(self, text: str, state: Mapping[str, Any] | None,
                            claimed: list[tuple[int, int, str]]) -> None:
