@@ -125,8 +125,11 @@ def domain_word(word: str) -> str | None:
 
 def _split_word(word: str) -> list[str]:
     """A word joined from others (case changes lost to lowercasing): split off a leading or
-    trailing domain word, or a leading qualifier (longest first)."""
-    if not word or word in lexicon() or domain_word(word) or word in QUALIFIERS:
+    trailing domain word, or a leading qualifier (longest first). Only exact domain words
+    split a word: a near miss (``restuarant``) is one word, and a joined word is never taken
+    for a near miss of its domain (``attractiontel`` is ``attraction`` ``tel``)."""
+    exact = word in DOMAIN_WORDS or (word.endswith("s") and word[:-1] in DOMAIN_WORDS)
+    if not word or word in lexicon() or exact or word in QUALIFIERS:
         return [word] if word else []
     for head in sorted(DOMAIN_WORDS | QUALIFIERS, key=len, reverse=True):
         if word.startswith(head) and len(word) > len(head):
