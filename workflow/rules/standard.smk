@@ -159,6 +159,7 @@ rule tables_standard:
         richness=multiext("results/tables/richness", ".md", ".csv", ".tex"),
         state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
         metrics="results/metrics/standard.json",
+        record="results/records/standard.json",
         plot="results/plots/inform_success.csv",
     log:
         "logs/tables-standard.log",
@@ -166,7 +167,8 @@ rule tables_standard:
         ENV
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
-        " --table-dir results/tables --metrics {output.metrics} --plot {output.plot}"
+        " --table-dir results/tables --metrics {output.metrics}"
+        " --record {output.record} --plot {output.plot}"
         " --log {log}"
 
 

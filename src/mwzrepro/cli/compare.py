@@ -34,7 +34,8 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
             name_b: str | None, fmt: str, out: Path | None, **kw: Any) -> None:
     """Compare PREDICTIONS_A with PREDICTIONS_B: per metric, each figure with its 95 %
     interval, A − B, the interval of the difference and its p-value (paired bootstrap over
-    the test dialogues; uncorrected: each metric is its own question)."""
+    the test dialogues; uncorrected: each metric is its own question). For your own files;
+    stats-compare is the pipeline's tool over its score files."""
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.core.io import write_json
     from mwzrepro.scorer.evaluator import read_predictions
@@ -67,3 +68,4 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
 
 
 COMMANDS = [compare]
+HELP_GROUPS = {"scoring": [compare]}  # mwzrepro --help's group (cli.GROUPS)

@@ -177,3 +177,4 @@ def add_system(prediction_file: Path, name: str, registry: Path) -> None:
 
 
 COMMANDS = [download, ingest, redelex, add_system]
+HELP_GROUPS = {"workflow": [download, add_system]}  # mwzrepro --help's group (cli.GROUPS)

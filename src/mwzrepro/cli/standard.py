@@ -27,6 +27,7 @@ from mwzrepro.cli.options import (  # models by name: loading this module import
     RICHNESS_PARAMS,
     STANDARD_PARAMS,
     log_option,
+    record_option,
     setup_logging,
 )
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH, system_jobs, systems_options
@@ -124,7 +125,8 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                   predictions: Path | None, coverage: Path | None, out: Path | None,
                   out_dialogues: Path | None, inputs_dir: Path | None, log_file: Path | None,
                   **params: Any) -> None:
-    """Inform/Success (standard and optimistic) of systems on one version; §13 state metrics
+    """Pipeline step (to score your own file: mwzrepro score): Inform/Success (standard and
+    optimistic) of systems on one version; §13 state metrics
     when a system's own states are used. The system ``oracle`` is the reference corpus
     (--references). Resources and the venue database are loaded once for all systems; with
     --inputs-dir the systems come prepared by success-inputs (only Inform/Success is
@@ -351,8 +353,10 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @click.option("--plot", type=PATH, required=True,
               help="Plot data CSV: Inform/Success by setting, one row per system and version.")
+@record_option
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
+                    record: Path | None,
                     plot: Path, log_file: Path | None) -> None:
     """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
     Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
@@ -365,7 +369,8 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     import yaml
 
     from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.core.io import read_table, write_text
+    from mwzrepro.core.metrics_files import write_metrics
     from mwzrepro.standard.scoring import ORACLE
     from mwzrepro.standard.tables import standard_tables
 
@@ -391,7 +396,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     out = standard_tables(success, richness, ref_richness, pub)
     for stem, spec in out.tables.items():
         spec.render(table_dir / stem)
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     write_text(out.plot.to_csv(index=False, lineterminator="\n"), plot)
     log.info("tables-standard: %d versions x %d systems", len(vers), len(syss))
 
