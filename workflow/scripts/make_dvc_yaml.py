@@ -33,7 +33,7 @@ of its time). ``dvc params diff`` and ``dvc exp show`` still report every value,
 systems, ...) changes the DAG: regenerate.
 
 Outputs under ``results/metrics/`` (numbers-only JSON), ``results/records/`` (the full
-records, signatures included; ``mwzrepro.core.metrics_files``) and ``results/plots/`` are
+records, signatures included; ``mwzrepro.core.io.write_metrics``) and ``results/plots/`` are
 committed to Git (``cache: false``); the top-level ``metrics:`` lists every metrics output
 and ``plots:`` comes from ``workflow/resources/dvc_plots.yaml`` (how each plot is drawn).
 

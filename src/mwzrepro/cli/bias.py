@@ -69,8 +69,7 @@ def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], table: P
                 **options: Any) -> None:
     """Entity-bias tables in paper Table 2 shape, metrics JSON and plot
     (spec-unseen-entity-test-set §11, §13)."""
-    from mwzrepro.core.io import read_metadata, read_table, write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import read_metadata, read_table, write_metrics, write_text
     from mwzrepro.unseen.bias_plot import plot_value_distribution
     from mwzrepro.unseen.bias_tables import bias_tables
 

@@ -64,8 +64,7 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, record: Path | Non
 
     from mwzrepro.bleu.tables import TITLE, bleu_table
     from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)

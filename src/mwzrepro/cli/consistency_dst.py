@@ -21,8 +21,7 @@ from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.consistency.dst_effect import effect_table, gold_views
 from mwzrepro.consistency.params import ConsistencyParams
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import read_metadata, read_table
-from mwzrepro.core.metrics_files import write_metrics
+from mwzrepro.core.io import read_metadata, read_table, write_metrics
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.core.tables import render_table
 from mwzrepro.dst.params import DSTParams

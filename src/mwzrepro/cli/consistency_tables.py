@@ -24,8 +24,7 @@ from mwzrepro.consistency.counts import draw_verification_sample
 from mwzrepro.consistency.params import ConsistencyParams
 from mwzrepro.consistency.tables import assemble_tables
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import dumps_json, read_metadata, read_table, write_text
-from mwzrepro.core.metrics_files import write_metrics
+from mwzrepro.core.io import dumps_json, read_metadata, read_table, write_metrics, write_text
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.core.tables import render_table
 

@@ -13,8 +13,7 @@ import click
 
 from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import write_text
-from mwzrepro.core.metrics_files import write_metrics
+from mwzrepro.core.io import write_metrics, write_text
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.core.tables import render_table
 from mwzrepro.dst.params import DSTParams

@@ -41,7 +41,7 @@ def setup_logging(log_file: Path | None) -> logging.Logger:
 
 
 #: ``--record FILE``: the full summary record beside a numbers-only ``--metrics`` file
-#: (:mod:`mwzrepro.core.metrics_files`).
+#: (:func:`mwzrepro.core.io.write_metrics`).
 record_option = click.option(
     "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The full record to write (every figure with its signature, notes and lists: "

@@ -159,8 +159,7 @@ def tables_bleu_styles(scores: Path, published: Path, table: Path, ranking: Path
                        metrics: Path, record: Path | None, plot: Path,
                        log_file: Path | None) -> None:
     """Table 4 (BLEU by reference style, computed next to the paper) and the rankings."""
-    from mwzrepro.core.io import read_table, write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.paper import table4 as t4
     from mwzrepro.paper.published import read_published

@@ -125,12 +125,11 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                   predictions: Path | None, coverage: Path | None, out: Path | None,
                   out_dialogues: Path | None, inputs_dir: Path | None, log_file: Path | None,
                   **params: Any) -> None:
-    """Pipeline step (to score your own file: mwzrepro score): Inform/Success (standard and
-    optimistic) of systems on one version; §13 state metrics
-    when a system's own states are used. The system ``oracle`` is the reference corpus
-    (--references). Resources and the venue database are loaded once for all systems; with
-    --inputs-dir the systems come prepared by success-inputs (only Inform/Success is
-    computed here)."""
+    """Pipeline step (yours: mwzrepro score): Inform/Success (standard and optimistic) of
+    systems on one version; §13 state metrics when a system's own states are used. The system
+    ``oracle`` is the reference corpus (--references). Resources and the venue database are
+    loaded once for all systems; with --inputs-dir the systems come prepared by
+    success-inputs (only Inform/Success is computed here)."""
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import load_writer, read_metadata, read_table
     from mwzrepro.core.workers import fork_map
@@ -356,11 +355,9 @@ def score_richness(systems: tuple[str, ...], predictions_dir: Path | None,
 @record_option
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
-                    record: Path | None,
-                    plot: Path, log_file: Path | None) -> None:
-    """Table 5 (Inform/Success, standard and optimistic, next to the published numbers) and
-    Table 6 (richness, with each version's reference corpus) shapes, the §13 state metrics;
-    metrics JSON.
+                    record: Path | None, plot: Path, log_file: Path | None) -> None:
+    """Tables 5 (Inform/Success, standard and optimistic, next to the published numbers),
+    6 (richness, with each version's reference corpus) and the §13 state metrics; metrics JSON.
 
     Versions and systems are those found under --scores-dir (rows sorted by system); every
     system must have been scored on every version. Numbers whose signatures differ in
@@ -369,8 +366,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     import yaml
 
     from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.standard.scoring import ORACLE
     from mwzrepro.standard.tables import standard_tables
 

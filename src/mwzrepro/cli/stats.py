@@ -195,7 +195,7 @@ def _write_sheets(sheets: dict[str, dict], tables_dir: Path, plots_dir: Path,
               help="Metrics JSON to write (numbers only); per version.")
 @click.option("--record", "records", type=PATH, multiple=True,
               help="Full record to write (figures with signatures); per version "
-              "(mwzrepro.core.metrics_files; without it, --metrics gets the full record).")
+              "(mwzrepro.core.io.write_metrics; without it, --metrics gets the full record).")
 @log_option
 def stats_bootstrap(versions: tuple[str, ...], replicates: tuple[Path, ...], tables_dir: Path,
                     metrics: tuple[Path, ...], records: tuple[Path, ...], log_file: Path | None,
@@ -230,8 +230,7 @@ def _bootstrap_version(version: str, replicates: list[Path], metrics: Path,
                        record: Path | None,
                        tables_dir: Path, params: StatsParams) -> list[str]:
     """Write stats-bootstrap's outputs of one version; its log lines."""
-    from mwzrepro.core.io import write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import write_metrics, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.stats.family import read_replicates
     from mwzrepro.stats.report import version_report
@@ -279,8 +278,7 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
     most, bump charts."""
     import yaml
 
-    from mwzrepro.core.io import write_json
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import write_metrics
     from mwzrepro.core.tables import render_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_bump

@@ -140,7 +140,7 @@ def _missing_sgd_files(registry: Path, schemas, dialogues, splits) -> dict[str, 
               help="Validation report JSON to write (the full record: results/records/).")
 @click.option("--metrics", type=PATH, default=None,
               help="Also write the report's numbers only, for dvc metrics diff "
-                   "(results/metrics/; mwzrepro.core.metrics_files).")
+                   "(results/metrics/; mwzrepro.core.io).")
 @click_options(UnseenParams, exclude=WORKFLOW_ONLY)
 @log_option
 def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path,
@@ -150,8 +150,8 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
     """Build and validate the unseen-entity copy of a test split (spec-unseen-entity-test-set
     Part A); ``train`` is the training split's file ('' when unavailable: reported, U3 not
     applied)."""
-    from mwzrepro.core.io import dumps_json, read_table, write_json, write_table, write_text
-    from mwzrepro.core.metrics_files import write_metrics
+    from mwzrepro.core.io import (dumps_json, read_table, write_json, write_metrics, write_table,
+                                  write_text)
     from mwzrepro.prepare.ingest import CANONICAL_TABLES
     from mwzrepro.prepare.ingest.convlab import load_convlab
     from mwzrepro.unseen.build import load_databases, run_unseen
