@@ -160,7 +160,8 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
     subprocess.run(
         [str(BIN / "mwzrepro"), "tables-bleu", "--scores-dir",
          str(pipeline_run / "results/scores/bleu"), "--table", str(out), "--metrics",
-         str(tmp_path / "bleu.json"), "--plot", str(tmp_path / "plot.csv")],
+         str(tmp_path / "bleu.json"), "--record", str(tmp_path / "bleu_record.json"),
+         "--plot", str(tmp_path / "plot.csv")],
         check=True, capture_output=True,
     )
     for ext in (".md", ".csv", ".tex"):
@@ -168,6 +169,8 @@ def test_two_cold_runs_are_byte_identical(pipeline_run: Path, mirror: Path,
             pipeline_run / f"results/tables/bleu{ext}"
         )
     assert _digest(tmp_path / "bleu.json") == _digest(pipeline_run / "results/metrics/bleu.json")
+    assert _digest(tmp_path / "bleu_record.json") == _digest(
+        pipeline_run / "results/records/bleu.json")
     assert _digest(tmp_path / "plot.csv") == _digest(pipeline_run / "results/plots/bleu.csv")
 
 

@@ -2,7 +2,7 @@
 virtual environment without the workflow extra, then ``mwzrepro score`` from an empty
 directory with a fresh cache (``MWZREPRO_CACHE``) and the data mirror (``MWZREPRO_MIRROR``):
 the raw files are fetched and verified, the resources built, and the numbers equal the
-committed pipeline outputs (results/metrics/standard.json, bleu.json, dst.json).
+committed pipeline outputs (results/records/standard.json, bleu.json, dst.json).
 
 About a minute: pip builds the wheel and installs the core dependencies (from its cache when
 warm); the first ``score`` builds the MultiWOZ 2.1 resources."""
@@ -58,7 +58,7 @@ def test_pip_install_without_the_workflow_extra_scores_like_the_pipeline(mirror,
     assert list(empty.iterdir()) == []                   # nothing written where it runs
     got = json.loads(run.stdout)
 
-    metrics = {n: json.loads((REPO / "results" / "metrics" / f"{n}.json").read_text())
+    metrics = {n: json.loads((REPO / "results" / "records" / f"{n}.json").read_text())
                for n in ("standard", "bleu", "dst")}
     assert round(got["bleu"]["mwz21"], 4) == metrics["bleu"]["bleu"]["mwz21"]["ubar"]
     std = metrics["standard"]

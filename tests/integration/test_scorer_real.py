@@ -4,7 +4,7 @@
   of the 13 files with states under the domain sources the spec names; full-precision
   richness of all 19 files);
 * every number of all 19 files equal to the committed pipeline outputs
-  (results/metrics/standard.json, bleu.json, dst.json; MultiWOZ 2.1, the pipeline's
+  (results/records/standard.json, bleu.json, dst.json; MultiWOZ 2.1, the pipeline's
   parameters) — and the command line equal to the API, number for number;
 * the resources built into the cache equal the pipeline's tables after their Parquet round
   trip;
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.mirror
 EVALUATOR = "Tomiinek/MultiWOZ_Evaluation"
 #: params.yaml's standard.domain_sources (the leaderboard's choices, spec §17.3).
 PIPELINE_DOMAINS = {"dots": "estimated", "soloist": "slot-names"}
-METRICS = {name: json.loads((REPO / "results" / "metrics" / f"{name}.json").read_text())
+METRICS = {name: json.loads((REPO / "results" / "records" / f"{name}.json").read_text())
            for name in ("standard", "bleu", "dst")}
 
 

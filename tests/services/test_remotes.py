@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.services, pytest.mark.mirror]
 
 PULL = ["dvc", "pull", DVC_STAGE, "--with-deps"]
 #: Outputs kept in Git (cache: false), present in a fresh clone before any pull.
-IN_GIT = ("results/metrics/", "results/plots/")
+IN_GIT = ("results/metrics/", "results/records/", "results/plots/")
 
 
 def lab_with_remote(published, dest: Path, name: str, url: str, shared: dict[str, str],

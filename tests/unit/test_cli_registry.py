@@ -42,12 +42,63 @@ def test_a_command_loads_only_its_own_module() -> None:
     assert [m for m in loaded if m.startswith("mwzrepro.cli.")] == ["mwzrepro.cli.workflow"]
 
 
-def test_help_lists_every_command() -> None:
+def _help_sections() -> dict[str, list[str]]:
+    """``{section title: [command, ...]}`` of ``mwzrepro --help`` (command rows start with
+    two spaces; their wrapped description lines start further right)."""
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
-    listed = {line.split()[0] for line in result.output.split("Commands:")[1].splitlines()
-              if line.strip()}
-    assert listed == set(COMMANDS)
+    sections: dict[str, list[str]] = {}
+    title = None
+    for line in result.output.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            title = line[:-1]
+            sections[title] = []
+        elif title and line.startswith("  ") and not line.startswith("   "):
+            sections[title].append(line.split()[0])
+    return sections
+
+
+def test_help_lists_every_command_once_in_its_group() -> None:
+    """Scoring your system, the workflow, then the pipeline steps; every command once."""
+    from mwzrepro.cli import SECTIONS
+
+    sections = _help_sections()
+    listed = [c for title, cmds in sections.items() if title != "Options" for c in cmds]
+    assert sorted(listed) == sorted(COMMANDS)
+    assert sections[SECTIONS["scoring"]] == ["compare", "explain", "score"]
+    assert sections[SECTIONS["workflow"]] == ["add-system", "download", "record", "sync"]
+    assert "score-success" in sections[SECTIONS["pipeline"]]
+    assert list(sections)[1:] == list(SECTIONS.values())
+
+
+def test_groups_match_the_modules_declarations() -> None:
+    """GROUPS equals the cli modules' HELP_GROUPS (regenerate when this fails); every command
+    the Snakemake rules run is a pipeline step, except download (also run by hand)."""
+    import re
+    from pathlib import Path
+
+    from mwzrepro.cli import GROUPS
+
+    assert GROUPS == _generator().discover_groups()
+    rules = Path(__file__).resolve().parents[2] / "workflow" / "rules"
+    run = {m for f in rules.glob("*.smk")
+           for m in re.findall(r"mwzrepro ([a-z][a-z-]*)", f.read_text(encoding="utf-8"))}
+    assert {c for c in run if c in GROUPS} == {"download"}
+
+
+def test_dataset_version_and_its_former_name() -> None:
+    """score's dataset version is --dataset-version; the former --version still parses, and
+    is not shown in --help (mwzrepro --version is the tool's version)."""
+    from mwzrepro.cli import load_command
+
+    command = load_command("score")
+    ctx = command.make_context("score", ["--version", "mwz20", __file__])
+    assert ctx.params["version"] == "mwz20"
+    ctx = command.make_context("score", ["--dataset-version", "mwz22", __file__])
+    assert ctx.params["version"] == "mwz22"
+    text = CliRunner().invoke(cli, ["score", "--help"]).output
+    assert "--dataset-version" in text
+    assert not [line for line in text.splitlines() if line.lstrip().startswith("--version")]
 
 
 def test_input_error_is_one_line_and_exit_1(tmp_path) -> None:

@@ -63,6 +63,7 @@ rule tables_consistency:
             for e in (".md", ".csv", ".tex")
         ],
         metrics="results/metrics/consistency.json",
+        record="results/records/consistency.json",
     log:
         "logs/tables-consistency.log",
     conda:
@@ -72,7 +73,8 @@ rule tables_consistency:
     shell:
         "mwzrepro tables-consistency --scores-dir results/scores/consistency"
         " --published {input.published} {params.options}"
-        " --tables-dir results/tables --metrics {output.metrics} --log {log}"
+        " --tables-dir results/tables --metrics {output.metrics}"
+        " --record {output.record} --log {log}"
 
 
 rule consistency_sample:
@@ -107,6 +109,7 @@ rule tables_consistency_dst:
     output:
         table=multiext("results/tables/consistency_dst", ".md", ".csv", ".tex"),
         metrics="results/metrics/consistency_dst.json",
+        record="results/records/consistency_dst.json",
     log:
         "logs/tables-consistency-dst.log",
     conda:
@@ -119,7 +122,8 @@ rule tables_consistency_dst:
         " --states {input.states} --corrected {input.corrected}"
         " --dialogues {input.dialogues} {params.options} {params.dst}"
         " --published {input.published}"
-        " --table results/tables/consistency_dst --metrics {output.metrics} --log {log}"
+        " --table results/tables/consistency_dst --metrics {output.metrics}"
+        " --record {output.record} --log {log}"
 
 
 ALL_TARGETS.extend(rules.tables_consistency.output)

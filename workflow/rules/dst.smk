@@ -99,6 +99,7 @@ rule tables_dst:
         table=multiext("results/tables/dst", ".md", ".csv", ".tex"),
         fuzzy=multiext("results/tables/dst_fuzzy", ".md", ".csv", ".tex"),
         metrics="results/metrics/dst.json",
+        record="results/records/dst.json",
         plot="results/plots/dst_fga_lambda.csv",
         image=report_svg("results/plots/dst_fga_lambda.svg", "dst_fga_lambda.rst"),
     log:
@@ -110,6 +111,7 @@ rule tables_dst:
     shell:
         "mwzrepro tables-dst --scores-dir results/scores/dst --table results/tables/dst"
         " --fuzzy-table results/tables/dst_fuzzy --metrics {output.metrics}"
+        " --record {output.record}"
         " --plot {output.plot} --plot-image {output.image} {params.options} --log {log}"
 
 

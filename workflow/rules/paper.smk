@@ -125,6 +125,7 @@ rule tables_bleu_styles:
         table=multiext("results/tables/bleu_styles", ".md", ".csv", ".tex"),
         ranking=multiext("results/tables/bleu_styles_ranking", ".md", ".csv", ".tex"),
         metrics="results/metrics/bleu_styles.json",
+        record="results/records/bleu_styles.json",
         plot="results/plots/bleu_styles.csv",
     log:
         "logs/tables-bleu-styles.log",
@@ -133,7 +134,7 @@ rule tables_bleu_styles:
     shell:
         "mwzrepro tables-bleu-styles --scores {input.scores} --published {input.published}"
         " --table results/tables/bleu_styles --ranking results/tables/bleu_styles_ranking"
-        " --metrics {output.metrics} --plot {output.plot} --log {log}"
+        " --metrics {output.metrics} --record {output.record} --plot {output.plot} --log {log}"
 
 
 rule tables_delex_example:

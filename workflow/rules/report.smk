@@ -3,7 +3,7 @@
 # as downloads, so every table of ALL_TARGETS (results/tables/*.md, CSV-only tables, plot data
 # under results/plots/*.csv) gets an HTML page, all written by one report-table job; the SVG plots are
 # flagged where their rules write them. A provenance page lists the signatures of
-# results/metrics/*.json, params.yaml and the pinned sources registry. Categories are the
+# results/records/*.json, params.yaml and the pinned sources registry. Categories are the
 # papers (and the statistics beyond them), subcategories their areas.
 # Included last: it reads the final ALL_TARGETS (functions in report_flags.smk).
 
@@ -15,7 +15,7 @@ REPORT_METRICS = sorted(
     {
         str(t)
         for t in ALL_TARGETS
-        if str(t).startswith("results/metrics/") and str(t).endswith(".json")
+        if str(t).startswith("results/records/") and str(t).endswith(".json")
     }
 )
 

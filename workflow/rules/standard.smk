@@ -172,6 +172,7 @@ rule tables_standard:
         richness=multiext("results/tables/richness", ".md", ".csv", ".tex"),
         state_match=multiext("results/tables/state_match", ".md", ".csv", ".tex"),
         metrics="results/metrics/standard.json",
+        record="results/records/standard.json",
         plot="results/plots/inform_success.csv",
     log:
         "logs/tables-standard.log",
@@ -181,7 +182,8 @@ rule tables_standard:
         submissions=f" --submissions {SUBMISSIONS}" if LABELLED else "",
     shell:
         "mwzrepro tables-standard --scores-dir results/scores --published {input.published}"
-        " --table-dir results/tables --metrics {output.metrics} --plot {output.plot}"
+        " --table-dir results/tables --metrics {output.metrics}"
+        " --record {output.record} --plot {output.plot}"
         "{params.submissions} --log {log}"
 
 

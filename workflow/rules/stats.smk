@@ -6,7 +6,7 @@ from mwzrepro.stats.catalog import METRICS, RANKED_METRICS
 
 STATS_RANKED = list(RANKED_METRICS)
 # The reference styles' BLEU (Table 4) is a ranking condition where the workflow builds it.
-STATS_STYLES = [rules.tables_bleu_styles.output.metrics] if BLEU_STYLE_TABLES else []
+STATS_STYLES = [rules.tables_bleu_styles.output.record] if BLEU_STYLE_TABLES else []
 
 
 # One resampling job per metric family, one rule per family (their inputs differ): an
@@ -107,6 +107,7 @@ rule stats_bootstrap:
         ),
         pairs=expand("results/tables/stats_pairs_{version}.csv", version=VERSIONS),
         metrics=expand("results/metrics/stats_{version}.json", version=VERSIONS),
+        record=expand("results/records/stats_{version}.json", version=VERSIONS),
     log:
         "logs/stats-bootstrap.log",
     conda:
@@ -116,16 +117,17 @@ rule stats_bootstrap:
         versions=STATS_VERSIONS,
         replicates=lambda wildcards, input: " ".join(f"--replicates {p}" for p in input.replicates),
         metrics=lambda wildcards, output: " ".join(f"--metrics {p}" for p in output.metrics),
+        record=lambda wildcards, output: " ".join(f"--record {p}" for p in output.record),
     shell:
         "mwzrepro stats-bootstrap {params.versions}"
         " {params.replicates} {params.args} --tables-dir results/tables"
-        " {params.metrics} --log {log}"
+        " {params.metrics} {params.record} --log {log}"
 
 
 rule stats_ranking:
     input:
-        stats=expand("results/metrics/stats_{version}.json", version=VERSIONS),
-        consistency_dst="results/metrics/consistency_dst.json",
+        stats=expand("results/records/stats_{version}.json", version=VERSIONS),
+        consistency_dst="results/records/consistency_dst.json",
         published="workflow/resources/published/leaderboard.yaml",
         bleu_styles=STATS_STYLES,
         code=code("stats-ranking"),
@@ -137,6 +139,7 @@ rule stats_ranking:
             for p in expand("results/plots/stats_bump_{m}.svg", m=STATS_RANKED)
         ],
         metrics="results/metrics/stats_ranking.json",
+        record="results/records/stats_ranking.json",
     log:
         "logs/stats-ranking.log",
     conda:
@@ -150,12 +153,13 @@ rule stats_ranking:
         " --published {input.published} {params.styles} {params.args}"
         " --table results/tables/stats_ranking"
         " --ranks-table results/tables/stats_ranks --plots-dir results/plots"
-        " --metrics {output.metrics} --log {log}"
+        " --metrics {output.metrics} --record {output.record} --log {log}"
 
 
 ALL_TARGETS.extend(
     expand(
-        "results/metrics/stats_{version}.json",
+        "results/{kind}/stats_{version}.json",
+        kind=["metrics", "records"],
         version=VERSIONS,
     )
 )

@@ -10,6 +10,7 @@ rule tables_bleu:
     output:
         table=multiext("results/tables/bleu", ".md", ".csv", ".tex"),
         metrics="results/metrics/bleu.json",
+        record="results/records/bleu.json",
         plot="results/plots/bleu.csv",
     log:
         "logs/tables-bleu.log",
@@ -17,7 +18,7 @@ rule tables_bleu:
         ENV
     shell:
         "mwzrepro tables-bleu --scores-dir results/scores/bleu --table results/tables/bleu"
-        " --metrics {output.metrics} --plot {output.plot} --log {log}"
+        " --metrics {output.metrics} --record {output.record} --plot {output.plot} --log {log}"
 
 
 ALL_TARGETS.extend(rules.tables_bleu.output)

@@ -62,7 +62,8 @@ rule unseen:
             table=CANONICAL + ["pool", "mapping", "leaks"],
         ),
         export="data/interim/{version}/test_unseen/test-unseen.json",
-        report="results/metrics/unseen_{version}.json",
+        report="results/records/unseen_{version}.json",
+        metrics="results/metrics/unseen_{version}.json",
     log:
         "logs/unseen/{version}.log",
     conda:
@@ -76,7 +77,7 @@ rule unseen:
         " {params.dbs} --ontology {input.ontology} --schema22 {input.schema22}"
         " {params.options}"
         " --out-dir data/interim/{wildcards.version}/test_unseen --export {output.export}"
-        " --report {output.report} --log {log}"
+        " --report {output.report} --metrics {output.metrics} --log {log}"
 
 
 rule bias:
@@ -111,6 +112,7 @@ rule tables_bias:
             for ext in (".md", ".csv", ".tex")
         ],
         metrics="results/metrics/bias.json",
+        record="results/records/bias.json",
         plot="results/plots/entity_bias_values.csv",
         image=report_svg("results/plots/entity_bias_values.svg", "entity_bias_values.rst"),
     log:
@@ -121,7 +123,7 @@ rule tables_bias:
         options=BIAS_OPTIONS,
     shell:
         "mwzrepro tables-bias --scores-dir results/scores/bias {params.options}"
-        " --table results/tables/entity_bias --metrics {output.metrics}"
+        " --table results/tables/entity_bias --metrics {output.metrics} --record {output.record}"
         " --plot {output.plot} --plot-image {output.image} --log {log}"
 
 

@@ -4,8 +4,11 @@ Usage: python workflow/scripts/make_cli_registry.py [--check]
 
 Imports every ``mwzrepro.cli.<module>`` that defines ``COMMANDS`` (a list of click commands)
 and writes ``{subcommand: "module:attribute"}`` between the ``# BEGIN COMMANDS`` and
-``# END COMMANDS`` lines, sorted by subcommand. ``--check`` only reports whether the table
-is current (exit 1 if not). Run it after adding, renaming or moving a command.
+``# END COMMANDS`` lines, sorted by subcommand, followed by ``GROUPS`` (``{subcommand:
+group}``, the sections of ``mwzrepro --help``) from each module's optional ``HELP_GROUPS``
+(``{group: [commands]}``); a command no module puts in a group is a pipeline step.
+``--check`` only reports whether the table is current (exit 1 if not). Run it after adding,
+renaming or moving a command.
 """
 
 from __future__ import annotations
@@ -45,10 +48,34 @@ def discover() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def render(table: dict[str, str]) -> str:
-    """The Python text of the table (the lines between the markers)."""
+def discover_groups() -> dict[str, str]:
+    """``{subcommand: group}`` from every cli module's ``HELP_GROUPS`` (``{group:
+    [commands]}``); commands in no group (the pipeline steps) are left out.
+
+    Raises:
+        ValueError: a group other than ``scoring``/``workflow``, or a command in two groups.
+    """
+    import mwzrepro.cli as pkg
+
+    found: dict[str, str] = {}
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"mwzrepro.cli.{info.name}")
+        for group, commands in getattr(module, "HELP_GROUPS", {}).items():
+            if group not in ("scoring", "workflow"):
+                raise ValueError(f"{module.__name__}: unknown help group {group!r}")
+            for command in commands:
+                if command.name in found:
+                    raise ValueError(f"subcommand {command.name!r} is in two help groups")
+                found[command.name] = group
+    return dict(sorted(found.items()))
+
+
+def render(table: dict[str, str], groups: dict[str, str] | None = None) -> str:
+    """The Python text of the tables (the lines between the markers)."""
     lines = ["COMMANDS: dict[str, str] = {"]
     lines += [f'    "{name}": "{target}",' for name, target in table.items()]
+    lines += ["}", "GROUPS: dict[str, str] = {"]
+    lines += [f'    "{name}": "{group}",' for name, group in (groups or {}).items()]
     return "\n".join(lines) + "\n}\n"
 
 
@@ -58,7 +85,7 @@ def main(argv: list[str]) -> int:
     match = BLOCK.search(text)
     if match is None:
         sys.exit(f"{INIT}: no '# BEGIN COMMANDS' ... '# END COMMANDS' block")
-    new = text[:match.start(2)] + render(discover()) + text[match.end(2):]
+    new = text[:match.start(2)] + render(discover(), discover_groups()) + text[match.end(2):]
     from generated_file import write_or_check
 
     return write_or_check(INIT, new, "python workflow/scripts/make_cli_registry.py",

@@ -32,9 +32,10 @@ of its time). ``dvc params diff`` and ``dvc exp show`` still report every value,
 ``params.yaml`` is DVC's default params file. Editing a structural key (datasets, versions,
 systems, ...) changes the DAG: regenerate.
 
-Outputs under ``results/metrics/`` (JSON, committed to Git) and ``results/plots/`` are
-``cache: false``; the top-level ``metrics:`` lists every metrics output and ``plots:`` comes
-from ``workflow/resources/dvc_plots.yaml`` (how each plot is drawn).
+Outputs under ``results/metrics/`` (numbers-only JSON), ``results/records/`` (the full
+records, signatures included; ``mwzrepro.core.io.write_metrics``) and ``results/plots/`` are
+committed to Git (``cache: false``); the top-level ``metrics:`` lists every metrics output
+and ``plots:`` comes from ``workflow/resources/dvc_plots.yaml`` (how each plot is drawn).
 
 ``--check`` exits 1 if the file differs from what would be generated
 (``tests/workflow/test_dvc_yaml.py``).
@@ -61,7 +62,7 @@ HEADER = (
     "# job, same command, same inputs (code files derived from the import graph), same outputs;\n"
     "# ${block.key} values come from params.yaml.\n"
 )
-_UNCACHED = ("results/metrics/", "results/plots/")
+_UNCACHED = ("results/metrics/", "results/records/", "results/plots/")
 
 
 def stage_name(rule: str) -> str:
@@ -156,8 +157,8 @@ def output_dirs(jobs: list[dict]) -> dict[int, list[str]]:
     holds two or more of the job's cached outputs and no other path of the DAG (no other
     job's output, no input that the job does not write) becomes one directory output (the
     highest such directory, at least two levels deep); ``dvc pull <dir>/<file>`` still
-    fetches one file. ``results/metrics/`` and ``results/plots/`` files (``cache: false``,
-    committed to Git) stay files.
+    fetches one file. ``results/metrics/``, ``results/records/`` and ``results/plots/`` files
+    (``cache: false``, committed to Git) stay files.
 
     >>> jobs = [{"output": ["d/s/a.pq", "d/s/b.pq", "d/t.pq"], "input": []},
     ...         {"output": ["d/u.pq"], "input": ["d/s/a.pq"]}]

@@ -1,6 +1,6 @@
-"""Print the README's package list: one line per package of src/mwzrepro (the first sentence
-of its ``__init__`` docstring) followed by its modules. tests/unit/test_readme.py checks that
-the README's architecture section lists exactly these packages.
+"""Print the package list of docs/architecture.md: one line per package of src/mwzrepro (the
+first sentence of its ``__init__`` docstring) followed by its modules. tests/unit/test_readme.py
+checks that docs/architecture.md lists exactly these packages.
 
 Usage: python workflow/scripts/readme_modules.py
 """

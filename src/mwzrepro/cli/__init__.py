@@ -70,6 +70,15 @@ COMMANDS: dict[str, str] = {
     "tables-trace": "mwzrepro.cli.trace_table:tables_trace",
     "unseen": "mwzrepro.cli.unseen:unseen",
 }
+GROUPS: dict[str, str] = {
+    "add-system": "workflow",
+    "compare": "scoring",
+    "download": "workflow",
+    "explain": "scoring",
+    "record": "workflow",
+    "score": "scoring",
+    "sync": "workflow",
+}
 # END COMMANDS
 
 
@@ -89,14 +98,44 @@ def load_command(name: str) -> click.Command | None:
     return getattr(importlib.import_module(module), attr)
 
 
+#: The sections of ``mwzrepro --help``, in order: :data:`GROUPS` names each user command's
+#: section; every other command is a pipeline step.
+SECTIONS = {
+    "scoring": "Scoring your system",
+    "workflow": "Workflow: record and share runs, add a system, fetch raw files",
+    "pipeline": "Pipeline steps (Snakemake runs these; `snakemake -n` shows the plan)",
+}
+
+
+def section_of(name: str) -> str:
+    """The ``mwzrepro --help`` section of subcommand ``name``.
+
+    >>> section_of("score"), section_of("record"), section_of("score-success")
+    ('scoring', 'workflow', 'pipeline')
+    """
+    return GROUPS.get(name, "pipeline")
+
+
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use (see :data:`COMMANDS`)."""
+    """A click group whose subcommands are imported on first use (see :data:`COMMANDS`) and
+    whose ``--help`` lists them in the sections of :data:`SECTIONS`."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return load_command(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        width = formatter.width - 6 - max(len(n) for n in names)
+        for key, title in SECTIONS.items():
+            limit = width if key == "pipeline" else 300   # a user command's whole sentence
+            rows = [(n, load_command(n).get_short_help_str(limit))  # type: ignore[union-attr]
+                    for n in names if section_of(n) == key]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
 def _versions() -> str:
@@ -116,7 +155,10 @@ def _versions() -> str:
               help="Show the version of mwzrepro and of the libraries that shape its numbers.",
               callback=lambda ctx, _p, v: (click.echo(_versions()), ctx.exit()) if v else None)
 def cli() -> None:
-    """mwzrepro: regenerate and score MultiWOZ evaluations reproducibly."""
+    """mwzrepro: regenerate and score MultiWOZ evaluations reproducibly.
+
+    Score your system's file: mwzrepro score FILE. Regenerate every table: make tables.
+    The manual: README.md and docs/ in the repository."""
 
 
 def main() -> None:

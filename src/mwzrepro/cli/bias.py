@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.unseen.params import BiasParams
@@ -61,12 +61,15 @@ def bias(states: Path, version: str, split: str, out: Path, out_values: Path,
 @click.option("--plot", type=PATH, required=True, help="Plot data CSV (value distribution).")
 @click.option("--plot-image", type=PATH, required=True, help="SVG of the plot.")
 @click_options(BiasParams, exclude=WORKFLOW_ONLY)
+@record_option
 @log_option
 def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], table: Path,
-                metrics: Path, plot: Path, plot_image: Path, log_file: Path | None,
+                metrics: Path, record: Path | None, plot: Path, plot_image: Path,
+                log_file: Path | None,
                 **options: Any) -> None:
-    """Entity-bias tables in paper Table 2 shape, metrics JSON and plot (spec §11, §13)."""
-    from mwzrepro.core.io import read_metadata, read_table, write_json, write_text
+    """Entity-bias tables in paper Table 2 shape, metrics JSON and plot
+    (spec-unseen-entity-test-set §11, §13)."""
+    from mwzrepro.core.io import read_metadata, read_table, write_metrics, write_text
     from mwzrepro.unseen.bias_plot import plot_value_distribution
     from mwzrepro.unseen.bias_tables import bias_tables
 
@@ -90,7 +93,7 @@ def tables_bias(scores_dir: Path | None, score_files: tuple[Path, ...], table: P
     out = bias_tables(tables, sigs, values, params)
     for suffix, spec in out.tables.items():
         spec.render(table.with_name(f"{table.name}{suffix}"))
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     write_text(out.plot_csv(), plot)
     plot_value_distribution(out.plot, plot_image, title=out.plot_title)
     log.info("tables-bias: %d splits, reference split %s unavailable for %s", len(tables),

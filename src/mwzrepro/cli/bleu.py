@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH, system_jobs, systems_options
 
 
@@ -53,8 +53,10 @@ def score_bleu(references: Path, version: str, systems: tuple[str, ...],
 @click.option("--table", type=PATH, required=True, help="Output stem (writes .md/.csv/.tex).")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @click.option("--plot", type=PATH, required=True, help="Plot data CSV to write.")
+@record_option
 @log_option
-def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
+def tables_bleu(scores_dir: Path, table: Path, metrics: Path, record: Path | None,
+                plot: Path,
                 log_file: Path | None) -> None:
     """Assemble BLEU of every system against every reference version (paper Table 4 shape).
     Numbers whose signatures differ in anything but the system are refused."""
@@ -62,7 +64,7 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
 
     from mwzrepro.bleu.tables import TITLE, bleu_table
     from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.core.tables import render_table
 
     log = setup_logging(log_file)
@@ -71,7 +73,7 @@ def tables_bleu(scores_dir: Path, table: Path, metrics: Path, plot: Path,
         raise InputError(f"{scores_dir}: no BLEU scores (<version>/<system>.parquet)")
     result = bleu_table(pd.concat([read_table(f, "scores") for f in files], ignore_index=True))
     render_table(result.table, table, TITLE, decimals=2, notes=result.notes)
-    write_json(result.metrics, metrics)
+    write_metrics(result.metrics, metrics, record)
     write_text(result.plot_csv(), plot)
     log.info("tables-bleu: %d systems x %d versions", result.n_systems, result.n_versions)
 

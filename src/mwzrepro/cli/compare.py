@@ -43,7 +43,8 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     """Compare PREDICTIONS_A with PREDICTIONS_B: per metric, each figure with its 95 %
     interval, A − B, the interval of the difference and its p-value (paired bootstrap over
     the test dialogues; uncorrected: each metric is its own question). Files covering
-    different dialogues are compared on the dialogues both cover, with a warning."""
+    different dialogues are compared on the dialogues both cover, with a warning. For your own
+    files; stats-compare is the pipeline's tool over its score files."""
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.core.io import write_json
     from mwzrepro.scorer.compare import compare_shared
@@ -99,3 +100,4 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
 
 
 COMMANDS = [compare]
+HELP_GROUPS = {"scoring": [compare]}  # mwzrepro --help's group (cli.GROUPS)

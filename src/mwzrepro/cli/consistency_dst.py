@@ -17,11 +17,11 @@ import click
 import pandas as pd
 import yaml
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.consistency.dst_effect import effect_table, gold_views
 from mwzrepro.consistency.params import ConsistencyParams
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import read_metadata, read_table, write_json
+from mwzrepro.core.io import read_metadata, read_table, write_metrics
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.core.tables import render_table
 from mwzrepro.dst.params import DSTParams
@@ -44,9 +44,11 @@ IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 @click.option("--metrics", type=PATH, required=True, help="JSON to write.")
 @click_options(ConsistencyParams)
 @click_options(DSTParams)
+@record_option
 @log_option
 def tables_consistency_dst(predictions_dir: Path, states: Path, corrected: Path,
                            dialogues: Path, published: Path, table: Path, metrics: Path,
+                           record: Path | None,
                            log_file: Path | None, **kw: Any) -> None:
     """Effect of the correction on DST scores (analogue of the paper's Table 4)."""
     cons = from_options(ConsistencyParams, kw, "consistency")
@@ -68,7 +70,7 @@ def tables_consistency_dst(predictions_dir: Path, states: Path, corrected: Path,
                        cons.dst_corrected_alternatives, read_metadata(corrected).get("signature"),
                        yaml.safe_load(published.read_text(encoding="utf-8")))
     render_table(out.frame, table, out.title, decimals=2, notes=out.notes)
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     log.info("tables-consistency-dst: %d systems scored, %d without states", len(out.frame),
              len(out.metrics["no_states"]))
 

@@ -19,12 +19,12 @@ from typing import Any
 import click
 import yaml
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.consistency.counts import draw_verification_sample
 from mwzrepro.consistency.params import ConsistencyParams
 from mwzrepro.consistency.tables import assemble_tables
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import dumps_json, read_metadata, read_table, write_json, write_text
+from mwzrepro.core.io import dumps_json, read_metadata, read_table, write_metrics, write_text
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.core.tables import render_table
 
@@ -44,8 +44,10 @@ IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
                    "_table3 (.md/.csv/.tex).")
 @click.option("--metrics", type=PATH, required=True, help="consistency.json to write.")
 @click_options(ConsistencyParams)
+@record_option
 @log_option
 def tables_consistency(scores_dir: Path, published: Path, tables_dir: Path, metrics: Path,
+                       record: Path | None,
                        log_file: Path | None, **kw: Any) -> None:
     """Counts tables (Table 1, Table 6), provenance, tolerance report and Table 3 of the
     annotation-consistency correction, and results/metrics/consistency.json."""
@@ -69,7 +71,7 @@ def tables_consistency(scores_dir: Path, published: Path, tables_dir: Path, metr
     for t in out.tables:
         render_table(t.frame, Path(tables_dir) / t.stem, t.title, decimals=t.decimals,
                      notes=t.notes)
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     chk = out.metrics["reference_check"]
     log.info("tables-consistency: %d datasets; %d reference cells, %d outside the spec "
              "tolerance, %d outside the paper tolerance", len(counts), chk["cells"],

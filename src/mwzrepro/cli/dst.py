@@ -170,7 +170,7 @@ def score_dst_flags(system: str, flags: Path, states: Path | None, dialogues: Pa
                     registry: Path | None, label: str | None, version: str | None,
                     out: Path | None, out_turns: Path | None, log_file: Path | None,
                     **kw: Any) -> None:
-    """Score per-slot correctness vectors (error-set local match, spec §7)."""
+    """Score per-slot correctness vectors (error-set local match, spec-dst-metrics §7)."""
     if (states is None) != (dialogues is None):
         raise click.UsageError("--states and --dialogues go together")
     params = _params(kw)
@@ -219,7 +219,7 @@ def score_dst_human(system: str, logs_dir: Path, registry: Path | None, label: s
 def score_dst_paired(system: str, input_: Path, registry: Path | None, label: str | None,
                      version: str, out: Path | None, out_turns: Path | None,
                      log_file: Path | None, **kw: Any) -> None:
-    """Score a paired gold/predicted state file (subset rule, spec §10 item 1)."""
+    """Score a paired gold/predicted state file (subset rule, spec-dst-metrics §10 item 1)."""
     params = _params(kw)
     out, out_turns = _outputs(out, out_turns)
     run = DSTRun(params, "paired")

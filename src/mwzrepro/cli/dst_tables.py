@@ -11,9 +11,9 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.core.errors import InputError
-from mwzrepro.core.io import write_json, write_text
+from mwzrepro.core.io import write_metrics, write_text
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.core.tables import render_table
 from mwzrepro.dst.params import DSTParams
@@ -35,8 +35,10 @@ IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 @click.option("--plot", type=PATH, required=True, help="FGA-versus-λ plot data CSV to write.")
 @click.option("--plot-image", type=PATH, required=True, help="FGA-versus-λ SVG to write.")
 @click_options(DSTParams)
+@record_option
 @log_option
-def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, plot: Path,
+def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path,
+               record: Path | None, plot: Path,
                plot_image: Path, log_file: Path | None, **kw: Any) -> None:
     """Assemble the FGA paper's Table 1 shape over every scored DST run, a fuzzy-JGA table,
     the FGA-vs-λ plot (CSV + SVG) and the DST metrics JSON."""
@@ -52,7 +54,7 @@ def tables_dst(scores_dir: Path, table: Path, fuzzy_table: Path, metrics: Path, 
         render_table(t.frame, stem, t.title, decimals=2, notes=t.notes)
     write_text(out.plot.to_csv(index=False, lineterminator="\n", float_format="%.4f"), plot)
     fga_lambda_svg(out.plot, out.plot_labels, plot_image, out.marks)
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     log.info("tables-dst: %d scored runs, %d without states", out.scored, len(out.skipped))
 
 

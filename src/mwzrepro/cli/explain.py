@@ -56,3 +56,4 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
 
 
 COMMANDS = [explain]
+HELP_GROUPS = {"scoring": [explain]}  # mwzrepro --help's group (cli.GROUPS)

@@ -39,3 +39,38 @@ def setup_logging(log_file: Path | None) -> logging.Logger:
     return logger
 
 
+
+#: ``--record FILE``: the full summary record beside a numbers-only ``--metrics`` file
+#: (:func:`mwzrepro.core.io.write_metrics`).
+record_option = click.option(
+    "--record", "record", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The full record to write (every figure with its signature, notes and lists: "
+         "results/records/<name>.json); --metrics then gets its numbers only, for dvc "
+         "metrics diff. Without it, --metrics gets the full record.",
+)
+
+
+class AliasOption(click.Option):
+    """An option whose first name is the one ``--help`` shows; the later names are former
+    names, still accepted, not shown (``--dataset-version``, formerly ``--version``, which
+    clashed with ``mwzrepro --version``, the tool's own version).
+
+    >>> @click.command()
+    ... @click.option("--dataset-version", "--version", "version", cls=AliasOption)
+    ... def f(version):
+    ...     click.echo(version)
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(f, ["--version", "mwz20"]).output
+    'mwz20\\n'
+    >>> "--dataset-version" in CliRunner().invoke(f, ["--help"]).output
+    True
+    >>> "--version" in CliRunner().invoke(f, ["--help"]).output.replace("--dataset-version", "")
+    False
+    """
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        opts, self.opts = self.opts, self.opts[:1]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = opts

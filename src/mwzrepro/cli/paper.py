@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 
 PATH = click.Path(path_type=Path)
 IN_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -153,11 +153,13 @@ def score_bleu_styles(references: str, predictions_dir: Path, systems: str, out:
 @click.option("--ranking", type=PATH, required=True, help="Ranking table output stem.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @click.option("--plot", type=PATH, required=True, help="Plot data CSV to write.")
+@record_option
 @log_option
 def tables_bleu_styles(scores: Path, published: Path, table: Path, ranking: Path,
-                       metrics: Path, plot: Path, log_file: Path | None) -> None:
+                       metrics: Path, record: Path | None, plot: Path,
+                       log_file: Path | None) -> None:
     """Table 4 (BLEU by reference style, computed next to the paper) and the rankings."""
-    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.paper import table4 as t4
     from mwzrepro.paper.published import read_published
@@ -177,7 +179,7 @@ def tables_bleu_styles(scores: Path, published: Path, table: Path, ranking: Path
                  "System rank (1 = highest BLEU) under each reference style", notes=[
                      "Ranks of the computed BLEU; '(paper)' columns rank the published values "
                      "(ties share the best rank)."])
-    write_json(payload, metrics)
+    write_metrics(payload, metrics, record)
     write_text(t4.plot_rows(sc, pub).to_csv(index=False, lineterminator="\n",
                                             float_format="%.4f"), plot)
     log.info("tables-bleu-styles: within 0.3 of the paper: %s", payload["within_tolerance"])

@@ -144,3 +144,4 @@ def redelex(turns: Path, spans: Path, out: Path, log_file: Path | None) -> None:
 
 
 COMMANDS = [download, ingest, redelex]
+HELP_GROUPS = {"workflow": [download]}  # mwzrepro --help's group (cli.GROUPS)

@@ -4,7 +4,7 @@
   notes, or a CSV-only table / plot-data CSV) as a self-contained HTML page. Snakemake's
   report shows HTML, SVG, PNG and PDF items in its viewer but offers CSV and Markdown only as
   downloads, so every table gets a page.
-* ``report-provenance``: the signatures recorded in ``results/metrics/*.json``, the
+* ``report-provenance``: the signatures recorded in ``results/records/*.json``, the
   parameters (``params.yaml``) and the pinned sources registry (id, path, URL, SHA-1) as one
   page.
 
@@ -131,7 +131,7 @@ def report_table(sources: tuple[Path, ...], outs: tuple[Path, ...],
 
 @click.command("report-provenance")
 @click.option("--metrics", "metrics", type=IN_FILE, multiple=True,
-              help="A results/metrics/*.json file (repeatable).")
+              help="A results/records/*.json file (repeatable).")
 @click.option("--params", "params_file", type=IN_FILE, required=True, help="params.yaml")
 @click.option("--sources", "registries", type=IN_FILE, multiple=True, required=True,
               help="The pinned sources registry (sources.yaml); repeat it for the project's "
@@ -151,7 +151,7 @@ def report_provenance(metrics: tuple[Path, ...], params_file: Path, registries: 
              "<p>Every number of the report is produced by <code>snakemake</code> from the "
              "pinned raw files below with the parameters below; each metric carries a "
              "signature naming its settings and code version.</p>",
-             "<h2 id=\"signatures\">Signatures (results/metrics/*.json)</h2>",
+             "<h2 id=\"signatures\">Signatures (results/records/*.json)</h2>",
              "<table><tr><th>file</th><th>key</th><th>signature</th></tr>"]
     count = 0
     for path in sorted(metrics, key=lambda p: p.name):

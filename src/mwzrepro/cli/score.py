@@ -21,6 +21,7 @@ from mwzrepro.cli.options import (
     INFORM_PARAMS,
     RICHNESS_PARAMS,
     STANDARD_PARAMS,
+    AliasOption,
     setup_logging,
 )
 from mwzrepro.cli.score_many import many_options
@@ -35,10 +36,11 @@ METRICS = ("bleu", "success", "richness", "dst")
 
 
 def resource_options(f):
-    """``--version``, ``--domain-source``, matching, turn policy, cache and mirror: the
+    """``--dataset-version``, ``--domain-source``, matching, turn policy, cache and mirror: the
     options shared by ``score`` and ``explain``."""
     opts = [
-        click.option("--version", "version", type=click.Choice(["mwz20", "mwz21", "mwz22"]),
+        click.option("--dataset-version", "--version", "version", cls=AliasOption,
+                     type=click.Choice(["mwz20", "mwz21", "mwz22"]),
                      default="mwz21", show_default=True,
                      help="Dataset version of the references, goals and gold states "
                           "(mwz22: the leaderboard's references; fetched on first use)."),
@@ -46,7 +48,7 @@ def resource_options(f):
                      default="auto", show_default=True,
                      help="Active domains of the standard setting: auto = the reference "
                           "evaluator's rule (provided if every turn has them, else estimated "
-                          "from the states; spec §8)."),
+                          "from the states; spec-standard-evaluation §8)."),
         click_options(INFORM_PARAMS),
         click.option("--allow-missing-turns/--no-allow-missing-turns", default=True,
                      show_default=True,
@@ -149,6 +151,9 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     coverage, empty responses, deleted placeholders with counts and, when --placeholders
     extended would map some of them, the figures with it) go to stderr. Dialogue ids may be
     upper-case and end in .json. Nothing is written when the input is rejected.
+
+    This is the command for your own file; score-bleu, score-success, ... are the pipeline's
+    steps. --version is the former name of --dataset-version (still accepted).
     """
     from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
@@ -245,3 +250,4 @@ def _result_key(predictions_file: Path, options: dict[str, Any], kw: dict[str, A
 
 
 COMMANDS = [score]
+HELP_GROUPS = {"scoring": [score]}  # mwzrepro --help's group (cli.GROUPS)

@@ -123,11 +123,11 @@ def score_success(version: str, eval_goals: Path, booked_domains: Path, gold_sta
                   predictions: Path | None, coverage: Path | None, out: Path | None,
                   out_dialogues: Path | None, inputs_dir: Path | None, log_file: Path | None,
                   **params: Any) -> None:
-    """Inform/Success (standard and optimistic) of systems on one version; §13 state metrics
-    when a system's own states are used. The system ``oracle`` is the reference corpus
-    (--references). Resources and the venue database are loaded once for all systems; with
-    --inputs-dir the systems come prepared by success-inputs (only Inform/Success is
-    computed here)."""
+    """Pipeline step (yours: mwzrepro score): Inform/Success (standard and optimistic) of
+    systems on one version; §13 state metrics when a system's own states are used. The system
+    ``oracle`` is the reference corpus (--references). Resources and the venue database are
+    loaded once for all systems; with --inputs-dir the systems come prepared by
+    success-inputs (only Inform/Success is computed here)."""
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.core.io import load_writer, read_metadata, read_table
     from mwzrepro.core.workers import fork_map

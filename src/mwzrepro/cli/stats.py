@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.stats.params import StatsParams
 
@@ -192,10 +192,14 @@ def _write_sheets(sheets: dict[str, dict], tables_dir: Path, plots_dir: Path,
               help="Writes stats_ci_<v>, stats_adjacent_<v> (.md/.csv/.tex) and "
               "stats_pairs_<v>.csv.")
 @click.option("--metrics", type=PATH, multiple=True, required=True,
-              help="Metrics JSON to write; per version.")
+              help="Metrics JSON to write (numbers only); per version.")
+@click.option("--record", "records", type=PATH, multiple=True,
+              help="Full record to write (figures with signatures); per version "
+              "(mwzrepro.core.io.write_metrics; without it, --metrics gets the full record).")
 @log_option
 def stats_bootstrap(versions: tuple[str, ...], replicates: tuple[Path, ...], tables_dir: Path,
-                    metrics: tuple[Path, ...], log_file: Path | None, **kw: Any) -> None:
+                    metrics: tuple[Path, ...], records: tuple[Path, ...], log_file: Path | None,
+                    **kw: Any) -> None:
     """95 % intervals (paired bootstrap over test dialogues) of BLEU, Inform, Success (both
     settings), JGA and FGA(λ) for every system of each version, every pair's test and the
     significance of each step of each ranking, from every family's stats-resample output
@@ -208,23 +212,25 @@ def stats_bootstrap(versions: tuple[str, ...], replicates: tuple[Path, ...], tab
 
     log = setup_logging(log_file)
     params = from_options(StatsParams, kw, "stats")
-    _per_version(versions, metrics=metrics)
+    _per_version(versions, metrics=metrics, record=records)
     of_version = {p: read_metadata(p).get("version") for p in replicates}
     stray = [f"{p} ({v})" for p, v in of_version.items() if v not in versions]
     if stray:
         raise InputError(f"replicates of no --version {', '.join(versions)}: "
                          f"{', '.join(stray)}")
-    jobs = [(v, [p for p in replicates if of_version[p] == v], metrics[i])
+    jobs = [(v, [p for p in replicates if of_version[p] == v], metrics[i],
+             records[i] if records else None)
             for i, v in enumerate(versions)]
     for lines in fork_map(lambda job: _bootstrap_version(*job, tables_dir, params), jobs):
         for line in lines:
             log.info("%s", line)
 
 
-def _bootstrap_version(version: str, replicates: list[Path], metrics: Path, tables_dir: Path,
-                       params: StatsParams) -> list[str]:
+def _bootstrap_version(version: str, replicates: list[Path], metrics: Path,
+                       record: Path | None,
+                       tables_dir: Path, params: StatsParams) -> list[str]:
     """Write stats-bootstrap's outputs of one version; its log lines."""
-    from mwzrepro.core.io import write_json, write_text
+    from mwzrepro.core.io import write_metrics, write_text
     from mwzrepro.core.tables import render_table
     from mwzrepro.stats.family import read_replicates
     from mwzrepro.stats.report import version_report
@@ -237,7 +243,7 @@ def _bootstrap_version(version: str, replicates: list[Path], metrics: Path, tabl
     write_text(rep.pairs.to_csv(index=False, lineterminator="\n",
                                 float_format=lambda x: repr(float(x))),
                tables_dir / f"stats_pairs_{version}.csv")
-    write_json(rep.metrics, metrics)
+    write_metrics(rep.metrics, metrics, record)
     return [f"stats {version} {key}: {sig} of {n} adjacent steps significant"
             for key, (sig, n) in rep.adjacent_counts.items()]
 
@@ -260,17 +266,19 @@ def _bootstrap_version(version: str, replicates: list[Path], metrics: Path, tabl
 @click.option("--plots-dir", type=PATH, required=True,
               help="Writes stats_bump_<metric>.svg per metric.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
+@record_option
 @log_option
 def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
                   published: Path | None, bleu_styles: Path | None, table: Path,
-                  ranks_table: Path, plots_dir: Path, metrics: Path, log_file: Path | None,
+                  ranks_table: Path, plots_dir: Path, metrics: Path,
+                  record: Path | None, log_file: Path | None,
                   **kw: Any) -> None:
     """Kendall's τ-b between the rankings of every pair of conditions (versions, settings,
     corrected annotations, the published leaderboard, reference styles), the systems moving
     most, bump charts."""
     import yaml
 
-    from mwzrepro.core.io import write_json
+    from mwzrepro.core.io import write_metrics
     from mwzrepro.core.tables import render_table
     from mwzrepro.core.workers import fork_map
     from mwzrepro.stats.plots import plot_bump
@@ -289,7 +297,7 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
     render_table(rep.ranks, ranks_table, rep.ranks_title, decimals=1, notes=rep.ranks_notes)
     fork_map(lambda metric: plot_bump(rep.bump[metric], plots_dir / f"stats_bump_{metric}.svg",
                                       rep.bump_titles[metric]), list(rep.bump))  # one per core
-    write_json(rep.metrics, metrics)
+    write_metrics(rep.metrics, metrics, record)
     for c in rep.comparisons:
         log.info("ranking %s: %s vs %s: tau_b %.3f over %d systems", c.metric, c.a, c.b,
                  c.tau, c.systems)
@@ -305,7 +313,8 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
 def stats_compare(version: str, references: Path, predictions_dir: Path, bleu_dir: Path,
                   success_dir: Path, dst_dir: Path, system_a: str, system_b: str,
                   out: Path | None, log_file: Path | None, **kw: Any) -> None:
-    """Compare two systems on one version: each figure with its interval, A − B, the paired
+    """Pipeline tool (to compare your own files: mwzrepro compare): two systems of the
+    pipeline's scores on one version, each figure with its interval, A − B, the paired
     bootstrap interval of the difference and its p-value (uncorrected)."""
     from mwzrepro.core.io import write_json
     from mwzrepro.stats.compare import comparison_note, compare, format_comparison

@@ -134,3 +134,4 @@ def add_system(prediction_file: Path, name: str, model: str | None, kind: str | 
 
 
 COMMANDS = [add_system]
+HELP_GROUPS = {"workflow": [add_system]}  # mwzrepro --help's group (cli.GROUPS)

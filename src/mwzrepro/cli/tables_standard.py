@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from mwzrepro.cli.options import log_option, setup_logging
+from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 
 @click.command("tables-standard")
@@ -25,12 +25,14 @@ from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 @click.option("--submissions", type=IN_FILE, default=None,
               help="The project's submissions.yaml: model/type labels of your own systems "
                    "(mwzrepro add-system --model/--type).")
+@record_option
 @log_option
 def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics: Path,
-                    plot: Path, submissions: Path | None, log_file: Path | None) -> None:
-    """Table 5 (Inform/Success, standard and optimistic, Combined, next to the published
-    numbers) and Table 6 (richness, with each version's reference corpus) shapes, the §13
-    state metrics; metrics JSON.
+                    record: Path | None, plot: Path, submissions: Path | None,
+                    log_file: Path | None) -> None:
+    """Pipeline step: Table 5 (Inform/Success, standard and optimistic, Combined, next to the
+    published numbers) and Table 6 (richness, with each version's reference corpus) shapes,
+    the §13 state metrics; metrics JSON (numbers only with --record beside it).
 
     Versions and systems are those found under --scores-dir (rows sorted by system); every
     system must have been scored on every version. Numbers whose signatures differ in
@@ -39,7 +41,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
     import yaml
 
     from mwzrepro.core.errors import InputError
-    from mwzrepro.core.io import read_table, write_json, write_text
+    from mwzrepro.core.io import read_table, write_metrics, write_text
     from mwzrepro.standard.combined_score import bleu_by_version
     from mwzrepro.standard.scoring import ORACLE
     from mwzrepro.standard.system_labels import with_submission_labels
@@ -70,7 +72,7 @@ def tables_standard(scores_dir: Path, published: Path, table_dir: Path, metrics:
                           bleu_by_version(scores_dir / "bleu", vers, syss))
     for stem, spec in out.tables.items():
         spec.render(table_dir / stem)
-    write_json(out.metrics, metrics)
+    write_metrics(out.metrics, metrics, record)
     write_text(out.plot.to_csv(index=False, lineterminator="\n"), plot)
     log.info("tables-standard: %d versions x %d systems", len(vers), len(syss))
 

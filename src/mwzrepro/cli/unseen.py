@@ -136,16 +136,22 @@ def _missing_sgd_files(registry: Path, schemas, dialogues, splits) -> dict[str, 
               help="Directory for the canonical tables and the pool/mapping/leaks tables.")
 @click.option("--export", type=PATH, required=True,
               help="The new test set in the base layout (JSON) to write.")
-@click.option("--report", type=PATH, required=True, help="Validation report JSON to write.")
+@click.option("--report", type=PATH, required=True,
+              help="Validation report JSON to write (the full record: results/records/).")
+@click.option("--metrics", type=PATH, default=None,
+              help="Also write the report's numbers only, for dvc metrics diff "
+                   "(results/metrics/; mwzrepro.core.io).")
 @click_options(UnseenParams, exclude=WORKFLOW_ONLY)
 @log_option
 def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path,
            databases: tuple[Path, ...], ontology: Path, schema22: Path, out_dir: Path,
-           export: Path, report: Path, log_file: Path | None, **options: Any) -> None:
+           export: Path, report: Path, metrics: Path | None, log_file: Path | None,
+           **options: Any) -> None:
     """Build and validate the unseen-entity copy of a test split (spec-unseen-entity-test-set
     Part A); ``train`` is the training split's file ('' when unavailable: reported, U3 not
     applied)."""
-    from mwzrepro.core.io import dumps_json, read_table, write_json, write_table, write_text
+    from mwzrepro.core.io import (dumps_json, read_table, write_json, write_metrics, write_table,
+                                  write_text)
     from mwzrepro.prepare.ingest import CANONICAL_TABLES
     from mwzrepro.prepare.ingest.convlab import load_convlab
     from mwzrepro.unseen.build import load_databases, run_unseen
@@ -169,7 +175,10 @@ def unseen(base: Path, version: str, base_label: str, split: str, sgd_pool: Path
     write_table(out.mapping, out_dir / "mapping.parquet", "unseen_mapping", meta)
     write_table(out.leaks, out_dir / "leaks.parquet", "unseen_leaks", meta)
     write_text(dumps_json(out.data, indent=None) + "\n", export)
-    write_json(out.report, report)
+    if metrics is None:
+        write_json(out.report, report)
+    else:
+        write_metrics(out.report, metrics, report)
     for name, check in out.report["checks"].items():
         log.info("unseen %s check %s: %s", version, name, "pass" if check["pass"] else "FAIL")
     log.info("unseen %s: %d dialogues, pools %s, turns changed %s%%", version,

@@ -294,7 +294,8 @@ def record(workdir: Path, stages: tuple[str, ...]) -> None:
     changes = dvc_changes(workdir, tuple(dvc_targets))
     if changes:
         raise WorkflowError(f"`dvc status` not clean after `dvc commit`: {_summary(changes)}")
-    click.echo("recorded: dvc status is clean; commit the dvc.lock files and results/metrics "
+    click.echo("recorded: dvc status is clean; commit the dvc.lock files, results/metrics, "
+               "results/records and results/plots "
                "to Git, then `dvc push`", err=True)
 
 
@@ -331,3 +332,4 @@ def sync(workdir: Path, pull: bool, remote: str | None, stages: tuple[str, ...])
 
 
 COMMANDS = [record, sync]
+HELP_GROUPS = {"workflow": [record, sync]}  # mwzrepro --help's group (cli.GROUPS)

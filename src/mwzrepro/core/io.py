@@ -9,6 +9,11 @@ byte-identical files (design.md, "Determinism"):
   checks only the file's Arrow schema against the table (the rows were validated when the
   file was written), which keeps pandera out of jobs that only read tables.
 * JSON: sorted keys only where asked, fixed indentation, trailing newline, UTF-8.
+* Metrics: a tables step's summary record (every figure with its signature, notes, lists) goes
+  whole to ``results/records/<name>.json`` and its numbers only to ``results/metrics/<name>.json``,
+  the file DVC diffs (:func:`write_metrics`; issue 30: strings under ``metrics:`` made
+  ``dvc metrics diff`` hundreds of characters wide, and lists, such as the Kendall τ of each
+  pair of conditions, are not diffed at all).
 * Every file is written to a temporary sibling and renamed into place, so a failure never leaves
   a half-written output.
 """
@@ -16,9 +21,10 @@ byte-identical files (design.md, "Determinism"):
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "atomic_path",
+    "numbers_only",
+    "write_metrics",
     "write_table",
     "load_writer",
     "read_table",
@@ -181,3 +189,34 @@ def write_text(text: str, path: str | os.PathLike[str]) -> None:
     """Write UTF-8 ``text`` atomically (``\\n`` line ends)."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
+
+
+def numbers_only(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The numeric leaves of ``record`` (int and finite float; not bool) in the same nesting
+    and order; other leaves and dicts left empty are dropped.
+
+    >>> numbers_only({"tau": float("nan"), "x": {"y": None}, "z": 0})
+    {'z': 0}
+    """
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, Mapping):
+            inner = numbers_only(value)
+            if inner:
+                out[key] = inner
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.isfinite(value):
+            out[key] = value
+    return out
+
+
+def write_metrics(record: Mapping[str, Any], metrics: str | os.PathLike[str],
+                  record_path: str | os.PathLike[str] | None) -> None:
+    """Write ``record`` whole to ``record_path`` and its numbers (:func:`numbers_only`) to
+    ``metrics``; both deterministic, indented JSON (:func:`mwzrepro.core.io.write_json`).
+    Without ``record_path`` (a command run by hand), ``metrics`` gets the whole record."""
+    if record_path is None:
+        write_json(record, metrics)
+        return
+    write_json(record, record_path)
+    write_json(numbers_only(record), metrics)

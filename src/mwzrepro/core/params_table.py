@@ -35,18 +35,19 @@ MODELS: dict[str, dict[str, Any]] = {
                   'default': 'dots=estimated,soloist=slot-names',
                   'help': 'Active-domain source of the standard setting per system, '
                           "'system=source,...' (systems not listed: auto = the reference "
-                          "evaluator's rule, spec §8). Sources: auto, provided, estimated, "
-                          'slot-names. The leaderboard used estimated domains for DoTS and '
-                          'slot-name domains for SOLOIST (spec §17.3).',
+                          "evaluator's rule, spec-standard-evaluation §8). Sources: auto, "
+                          'provided, estimated, slot-names. The leaderboard used estimated '
+                          'domains for DoTS and slot-name domains for SOLOIST '
+                          '(spec-standard-evaluation §17.3).',
                   'choices': None,
                   'type': None},
                  {'path': 'state_match_threshold',
                   'option': '--state-match-threshold',
                   'param': 'state_match_threshold',
                   'default': 95.0,
-                  'help': 'State metrics of the reference evaluator (spec §13): a predicted '
-                          'value matches the gold value when partial_ratio (matching mode of '
-                          'inform.matching) is greater than this.',
+                  'help': 'State metrics of the reference evaluator (spec-standard-evaluation '
+                          '§13): a predicted value matches the gold value when partial_ratio '
+                          '(matching mode of inform.matching) is greater than this.',
                   'choices': None,
                   'type': 'float'},
                  {'path': 'placeholders',
@@ -54,10 +55,10 @@ MODELS: dict[str, dict[str, Any]] = {
                   'param': 'placeholders',
                   'default': 'reference',
                   'help': 'Placeholder vocabulary of the response normalization: reference = '
-                          "the spec's table (§3.2; unknown placeholders deleted; leaderboard "
-                          'parity); extended = names resolved by a rule (words, at most one '
-                          'domain, a synonym lexicon, near misses: [hotel_ref], '
-                          '[train-leaveat], [phone_number], [booking_reference]), '
+                          'the table of spec-standard-evaluation §3.2 (unknown placeholders '
+                          'deleted; leaderboard parity); extended = names resolved by a rule '
+                          '(words, at most one domain, a synonym lexicon, near misses: '
+                          '[hotel_ref], [train-leaveat], [phone_number], [booking_reference]), '
                           'case-insensitive, and predicted-state domain and slot variants '
                           'resolved or ignored (mwzrepro.core.placeholders, '
                           'mwzrepro.core.state_dialects; signature field ph:ext).',
@@ -70,8 +71,8 @@ MODELS: dict[str, dict[str, Any]] = {
                   'option': '--msttr-window',
                   'param': 'msttr_window',
                   'default': 50,
-                  'help': 'MSTTR segment length in tokens (spec §12.2; 50 in the reference '
-                          'evaluator).',
+                  'help': 'MSTTR segment length in tokens (spec-standard-evaluation §12.2; 50 '
+                          'in the reference evaluator).',
                   'choices': None,
                   'type': 'int'}],
      'defaults': {'msttr_window': 50}},

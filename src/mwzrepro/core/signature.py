@@ -22,7 +22,11 @@ from mwzrepro.core.version import __version__
 from mwzrepro.core.errors import InputError, MwzreproError
 
 __all__ = ["Signature", "SignatureMismatch", "check_compatible", "add_fields",
-           "NORMALIZATION_VERSION"]
+           "table_signature", "PER_ROW", "NORMALIZATION_VERSION"]
+
+#: A table note's value of a field that differs between the rows of one column; each row
+#: shows its own value (the ``states`` and ``domains`` columns of Table 5, say).
+PER_ROW = "<row>"
 
 #: Version of the response/state normalization rules (spec-standard-evaluation §3–4 as of the
 #: reference evaluator's 2022-06-10 behaviour). Bump it whenever a rule changes.
@@ -152,3 +156,22 @@ def add_fields(text: str, fields: Mapping[str, object], before_coverage: bool = 
     head = {k: v for k, v in sig.fields.items() if k != "cov"}
     tail = {"cov": sig.fields["cov"]} if "cov" in sig.fields else {}
     return Signature(sig.metric, {**head, **fields, **tail}, sig.version).format()
+
+
+def table_signature(signatures: Iterable[str | Signature], per_row: Iterable[str] = ()) -> str:
+    """The signature a table note gives for one column of rows: never the ``system`` field
+    (signatures do not name systems); a field of ``per_row`` whose value differs between the
+    rows reads :data:`PER_ROW` (the rows show their own values); every other field as the
+    rows share it (check them first with :func:`check_compatible`).
+
+    >>> table_signature(["I|system:a|dom:x|thr:90|v:1", "I|system:b|dom:y|thr:90|v:1"],
+    ...                 per_row=("dom",))
+    'I|dom:<row>|thr:90|v:1'
+    >>> table_signature(["I|system:a|dom:x|v:1", "I|system:b|dom:x|v:1"], per_row=("dom",))
+    'I|dom:x|v:1'
+    """
+    parsed = [s if isinstance(s, Signature) else Signature.parse(s) for s in signatures]
+    first = parsed[0]
+    differ = {k for k in per_row if len({p.fields.get(k) for p in parsed}) > 1}
+    fields = {k: PER_ROW if k in differ else v for k, v in first.fields.items() if k != "system"}
+    return Signature(first.metric, fields, first.version).format()

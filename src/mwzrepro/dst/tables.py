@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.signature import Signature, check_compatible
+from mwzrepro.core.signature import Signature, check_compatible, table_signature
 from mwzrepro.dst.corpus import fga_from_counts
 from mwzrepro.dst.state import DSTError
 
@@ -134,7 +134,9 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
         raise DSTError(f"no DST record under {where} has scores")
     scored.sort(key=lambda r: (INPUT_ORDER.get(r["input"], 9), r["version"], r["system"]))
     check_compatible([r["signature"] for r in scored], vary=VARY, where="DST Table 1")
-    common_sig = Signature.parse(scored[0]["signature"]).without(VARY).format()
+    common_sig = table_signature([r["signature"] for r in scored], per_row=VARY)
+    local = sorted({(r["input"], Signature.parse(r["signature"]).fields.get("local"))
+                    for r in scored})
     lambdas = list(scored[0]["scores"]["fga"])
     rows, fuzzy_rows, payload_rows, notes = [], [], {}, []
     for r in scored:
@@ -160,14 +162,16 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
         cov = r["coverage"] or {}
         entry["coverage"] = _coverage_entry(cov)
         entry["dropped_pred_slots"] = sum((cov.get("dropped_pred_slots") or {}).values())
-        entry["signature"] = r["signature"]
+        entry["signature"] = table_signature([r["signature"]])
         payload_rows[f"{r['system']}@{r['version']}"] = entry
         if cov.get("missing_dialogues") or cov.get("n_missing_turns"):
             notes.append(f"{r['label']} ({r['version']}): scored {cov['scored_dialogues']} of "
                          f"{cov['gold_dialogues'] - len(cov['excluded'])} dialogues, "
                          f"{cov['scored_turns']} turns (prediction file coverage)")
-    notes.append(f"Signature common to all rows (each row adds system, ver, input and local; "
-                 f"full signatures in the metrics JSON): {common_sig}")
+    notes.append(f"Signature of every row (<row>: the row's own value; ver is its Gold "
+                 f"column, input its Input column, local by input: "
+                 f"{', '.join(f'{i} {v}' for i, v in local)}; each row's signature is in "
+                 f"results/records/dst.json): {common_sig}")
     if skipped:
         notes.append("no predicted states (not scored): " + ", ".join(skipped))
     notes.append("Percentages, micro-averaged over turns. FGA with the error-set local match "

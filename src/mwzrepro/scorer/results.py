@@ -89,9 +89,9 @@ class SuccessScores:
 
 @dataclass(frozen=True)
 class RichnessScores:
-    """Lexical richness (spec §12): ``entropy``, ``cond_entropy`` (bits), ``avg_lengths``
-    (tokens), ``msttr`` (fraction, as the reference), ``num_unigrams``, ``num_bigrams``,
-    ``num_trigrams`` (counts); unrounded."""
+    """Lexical richness (spec-standard-evaluation §12): ``entropy``, ``cond_entropy`` (bits),
+    ``avg_lengths`` (tokens), ``msttr`` (fraction, as the reference), ``num_unigrams``,
+    ``num_bigrams``, ``num_trigrams`` (counts); unrounded."""
 
     values: dict[str, float | int]
     signature: str
@@ -103,7 +103,7 @@ class RichnessScores:
 
 @dataclass(frozen=True)
 class StateMatchScores:
-    """The reference evaluator's state metrics (spec §13).
+    """The reference evaluator's state metrics (spec-standard-evaluation §13).
 
     ``joint_accuracy`` and ``slot_f1`` are percent as computed there; ``precision`` and
     ``recall`` are kept as the fractions computed there, and :attr:`slot_precision` /

@@ -55,27 +55,30 @@ class InformParams(ParamsModel):
 
 
 class StandardParams(ParamsModel):
-    """Block ``standard``: Inform/Success settings other than matching (spec §8, §13)."""
+    """Block ``standard``: Inform/Success settings other than matching
+    (spec-standard-evaluation §8, §13)."""
 
     domain_sources: str = Field(
         "dots=estimated,soloist=slot-names",
         description="Active-domain source of the standard setting per system, "
         "'system=source,...' (systems not listed: auto = the reference evaluator's rule, "
-        "spec §8). Sources: auto, provided, estimated, slot-names. The leaderboard used "
-        "estimated domains for DoTS and slot-name domains for SOLOIST (spec §17.3).")
+        "spec-standard-evaluation §8). Sources: auto, provided, estimated, slot-names. The "
+        "leaderboard used estimated domains for DoTS and slot-name domains for SOLOIST "
+        "(spec-standard-evaluation §17.3).")
     state_match_threshold: float = Field(
         95, ge=0, le=100,
-        description="State metrics of the reference evaluator (spec §13): a predicted value "
-        "matches the gold value when partial_ratio (matching mode of inform.matching) is "
-        "greater than this.")
+        description="State metrics of the reference evaluator (spec-standard-evaluation "
+        "§13): a predicted value matches the gold value when partial_ratio (matching mode of "
+        "inform.matching) is greater than this.")
     placeholders: Literal["reference", "extended"] = Field(
         "reference",
         description="Placeholder vocabulary of the response normalization: reference = the "
-        "spec's table (§3.2; unknown placeholders deleted; leaderboard parity); extended = "
-        "names resolved by a rule (words, at most one domain, a synonym lexicon, near misses: "
-        "[hotel_ref], [train-leaveat], [phone_number], [booking_reference]), case-insensitive,"
-        " and predicted-state domain and slot variants resolved or ignored "
-        "(mwzrepro.core.placeholders, mwzrepro.core.state_dialects; signature field ph:ext).")
+        "table of spec-standard-evaluation §3.2 (unknown placeholders deleted; leaderboard "
+        "parity); extended = names resolved by a rule (words, at most one domain, a synonym "
+        "lexicon, near misses: [hotel_ref], [train-leaveat], [phone_number], "
+        "[booking_reference]), case-insensitive, and predicted-state domain and slot variants "
+        "resolved or ignored (mwzrepro.core.placeholders, mwzrepro.core.state_dialects; "
+        "signature field ph:ext).")
 
     @field_validator("domain_sources")
     @classmethod
@@ -99,5 +102,5 @@ class RichnessParams(ParamsModel):
     """Block ``richness``: lexical richness of responses (spec-standard-evaluation §12)."""
 
     msttr_window: int = Field(
-        50, ge=1, description="MSTTR segment length in tokens (spec §12.2; 50 in the "
-        "reference evaluator).")
+        50, ge=1, description="MSTTR segment length in tokens (spec-standard-evaluation "
+        "§12.2; 50 in the reference evaluator).")

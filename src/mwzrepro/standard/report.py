@@ -6,8 +6,9 @@ Input: the plain dict of :meth:`mwzrepro.scorer.results.EvaluationResult.to_dict
 everywhere). Rounding as the papers print the numbers: BLEU, Inform, Success and the combined
 score with one decimal (Nekvinda & Dušek 2021; the MultiWOZ leaderboard); average length,
 entropies and MSTTR with two; state and DST metrics with two (the FGA paper); counts as
-integers. JSON keeps full precision. Every rendering carries the signatures, the coverage and
-the warnings.
+integers. JSON keeps full precision. Every rendering carries the signatures and the coverage,
+so a saved result says what it covers; warnings are the logger's, on stderr only (JSON keeps
+them as data under ``warnings``).
 
 >>> fmt_number(17.354149, "bleu"), fmt_number(2.0988, "cond_entropy"), fmt_number(478, "x")
 ('17.4', '2.10', '478')
@@ -79,7 +80,7 @@ def _header(result: Mapping[str, Any]) -> list[str]:
              f"coverage: {cov['dialogues']}/{cov['expected_dialogues']} dialogues, "
              f"{cov['turns']}/{cov['expected_turns']} turns"
              + ("" if cov["complete"] else "  <-- PARTIAL")]
-    return lines + [f"warning: {w}" for w in result.get("warnings", [])]
+    return lines
 
 
 def _text(result: Mapping[str, Any]) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.core.signature import Signature, check_compatible
+from mwzrepro.core.signature import check_compatible, table_signature
 from mwzrepro.core.tables import TableSpec
 from mwzrepro.standard.combined_score import COMBINED_FORMULA, combined_score
 
@@ -160,7 +160,8 @@ def inform_success_table(
             if sigs:
                 check_compatible(sigs, vary=("system", "state", "dom"),
                                  where=f"Inform/Success {setting} column ({version})")
-                notes.append(f"{version} {setting}: {sigs[0]}")
+                notes.append(f"{version} {setting}: "
+                             f"{table_signature(sigs, per_row=('state', 'dom'))}")
     notes += [
         "Ours: each version's test goals, booked domains and (for systems without states) "
         "gold states; responses normalized as the reference evaluator does. 'states': "
@@ -203,7 +204,7 @@ def state_match_table(
                          "slot recall": _value(sc, "slot_recall", "")})
         if sigs:
             check_compatible(sigs, vary=("system",), where=f"state metrics ({version})")
-            notes.append(f"{version}: {sigs[0]}")
+            notes.append(f"{version}: {table_signature(sigs)}")
     notes.append("Gold states: the version's test annotation, dontcare slots dropped; a value "
                  "matches when partial_ratio(predicted, gold) > 95. Precision and recall are "
                  "fractions, F1 and joint accuracy percentages (as in the reference evaluator).")
@@ -261,7 +262,8 @@ def richness_table(
         for v in references:
             row[ref_cols[v]] = _pub(pub_ref.get(pkey), pkey)
         rows.append(row)
-    notes = [f"systems: {sigs[0]}"] + [f"reference corpus: {s}" for s in ref_sigs] + [
+    notes = [f"systems: {table_signature(sigs)}"] + [
+        f"reference corpus: {table_signature([s])}" for s in ref_sigs] + [
         "Tokenizer of lexical-diversity 0.1.1 on normalized responses; MSTTR over 50-token "
         "segments in the prediction file's dialogue order; CBE = conditional bigram entropy "
         "(bits).",
@@ -284,9 +286,10 @@ def metrics_summary(
 ) -> dict[str, Any]:
     """The ``results/metrics/standard.json`` payload: total Inform/Success per (version,
     system, setting) and, with ``bleu``, the standard setting's ``combined``, §13 state
-    metrics, richness per system and per reference corpus, and the
-    signatures (one per column: the first system's, others only differ in the fields allowed
-    to vary)."""
+    metrics, richness per system and per reference corpus, and the signatures (one per
+    column, as its table note gives it: no system; a field that differs between the systems,
+    state or dom, reads ``<row>``, each system's own value being under ``states`` and
+    ``domains``)."""
     out: dict[str, Any] = {"inform_success": {}, "state_match": {}, "richness": {},
                            "reference_richness": {}, "signatures": {}}
     for version, per_sys in success.items():
@@ -306,22 +309,21 @@ def metrics_summary(
                         entry[setting]["combined"] = combined_score(
                             entry[setting]["inform"], entry[setting]["success"], b)
                     out["signatures"].setdefault(f"inform_success/{version}/{setting}",
-                                                 _signature(sc, "inform", setting))
+                                                 []).append(_signature(sc, "inform", setting))
             out["inform_success"][version][system] = entry
             if _signature(sc, "joint_accuracy", ""):
                 sm[system] = {k: _value(sc, k, "") for k in
                               ("joint_accuracy", "slot_f1", "slot_precision", "slot_recall")}
                 out["signatures"].setdefault(f"state_match/{version}",
-                                             _signature(sc, "joint_accuracy", ""))
+                                             []).append(_signature(sc, "joint_accuracy", ""))
         out["state_match"][version] = sm
     for system, sc in richness.items():
         out["richness"][system] = _richness_dict(sc)
-        out["signatures"].setdefault("richness", sc["signature"].iloc[0])
+        out["signatures"].setdefault("richness", []).append(sc["signature"].iloc[0])
     for version, sc in reference_richness.items():
         out["reference_richness"][version] = _richness_dict(sc)
-        out["signatures"][f"reference_richness/{version}"] = sc["signature"].iloc[0]
-    # A column's signature without the field that varies along it.
-    out["signatures"] = {k: Signature.parse(v).without(["system"]).format()
+        out["signatures"][f"reference_richness/{version}"] = [sc["signature"].iloc[0]]
+    out["signatures"] = {k: table_signature(v, per_row=("state", "dom"))
                          for k, v in out["signatures"].items()}
     return out
 

@@ -286,7 +286,10 @@ def ranking_report(versions: Sequence[Mapping], corrected: Mapping | None,
               for m in RANKED_METRICS}
     if "fga" in titles:
         titles["fga"] = f"Rank of each system under each condition: FGA({params.fga_lambda:g})"
-    metrics = {"params": {"fga_lambda": params.fga_lambda},
+    tau = {m: {f"{c.a} vs {c.b}": None if c.tau != c.tau else c.tau
+               for c in comparisons if c.metric == m}
+           for m in conditions}  # a DVC metric each (a list is not diffed)
+    metrics = {"params": {"fga_lambda": params.fga_lambda}, "tau": tau,
                "conditions": {m: list(c) for m, c in conditions.items()},
                "comparisons": [_json_safe(c.as_dict()) for c in comparisons], "spread": spread}
     return RankingReport(

@@ -1,4 +1,4 @@
-"""The committed Table 4 (``results/metrics/bleu_styles.json``, in Git) against the published
+"""The committed Table 4 (``results/records/bleu_styles.json``, in Git) against the published
 values of Nekvinda & Dušek 2021, Table 4 (``workflow/resources/published/nekvinda2021.yaml``;
 spec-paper-tables §1).
 
@@ -25,7 +25,7 @@ from mwzrepro.paper.table4 import TOLERANCE
 
 REPO = Path(__file__).resolve().parents[3]
 PUBLISHED = read_published(REPO / "workflow/resources/published/nekvinda2021.yaml").table4
-COMMITTED = json.loads((REPO / "results/metrics/bleu_styles.json").read_text(encoding="utf-8"))
+COMMITTED = json.loads((REPO / "results/records/bleu_styles.json").read_text(encoding="utf-8"))
 
 
 def _ours(style: str) -> list[float]:
