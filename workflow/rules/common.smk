@@ -39,7 +39,7 @@ if TEMPLATE:
 REGISTRY = "src/mwzrepro/resources/sources.yaml"
 with open(REGISTRY, encoding="utf-8") as _fh:
     SOURCES = yaml.load(_fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["sources"]
-# The project's registry of the user's own files (`mwzrepro add-system`), read with the
+# The project's registry of the user's own files (`add-system`), read with the
 # shipped one. Commands get it only when it registers something their job uses, so an empty
 # submissions.yaml changes no command.
 SUBMISSIONS = "submissions.yaml"

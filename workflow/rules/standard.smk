@@ -138,7 +138,7 @@ rule score_richness_reference:
         " --log {log}"
 
 
-# Your own systems' model/type labels (mwzrepro add-system --model/--type): submissions.yaml
+# Your own systems' model/type labels (add-system --model/--type): submissions.yaml
 # is an input of the tables only when it labels a system of the tables.
 LABELLED = any(
     e.get("model") or e.get("type")

@@ -23,6 +23,7 @@ RESULT_LINE = re.compile(
     r"|coverage: \d+/\d+ dialogues, \d+/\d+ turns(  <-- PARTIAL)?"
     r"|====== [A-Z][^=]+ ======"
     r"|[\w().]+ +[-\d. ]+"
+    r"|combined +[\d.]+  = \(Inform \+ Success\) / 2 \+ BLEU"
     r"| +[a-z ]+"
     r"|references: .+|states: \w+, active domains: [\w-]+|scored: \d+ dialogues, \d+ turns"
     r"|(fuzzy )?signature: [A-Za-z/()\d.-]+(\|[a-z_]+:[^|\s]*)+"
