@@ -102,9 +102,12 @@ def _metrics(text: str) -> tuple[str, ...]:
 @click.command("score")
 @click.argument("predictions_file", type=IN_FILE)
 @resource_options
-@click.option("--setting", type=click.Choice(["standard", "optimistic", "both"]),
+@click.option("--setting",
+              type=click.Choice(["standard", "optimistic", "both", "grounded", "all"]),
               default="standard", show_default=True,
-              help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
+              help="Inform/Success setting (optimistic: the paper's §5.1 variant; grounded, with "
+                   "--lexicalized: the venues and values the text gives, checked against the "
+                   "database, plus a grounding block; all: the three).")
 @click.option("--metrics", default=",".join(METRICS), show_default=True,
               help="Metrics to compute, comma-separated (dst: when every turn has a state).")
 @click_options(STANDARD_PARAMS, exclude=("domain_sources",))
