@@ -130,6 +130,22 @@ def _reference_values(directory: str, resources: Any) -> dict[tuple[str, int], s
             for t, r in enumerate(turns)}
 
 
+@lru_cache(maxsize=2)
+def _user_named(directory: str, resources: Any) -> dict[str, list[dict[str, list[str]]]]:
+    from mwzrepro.scorer.lexicalized import delexicalizer_of
+    from mwzrepro.standard.grounded import named_venues
+
+    delex = delexicalizer_of(resources)
+    return {did: [named_venues(delex.link(text).spans) for text in
+                  resources.user_utterances(did)] for did in resources.eval.goals}
+
+
+def user_named(resources: Any) -> dict[str, list[dict[str, list[str]]]]:
+    """``{dialogue id: [{domain: [entity id, ...]} per turn]}``: the venues each user
+    utterance of the test set names (lex:1 links, no state), built once per resource set."""
+    return _user_named(str(resources.directory), resources)
+
+
 def reference_values(resources: Any) -> dict[tuple[str, int], set]:
     """``{(dialogue id, turn): entity values}`` of the corpus's own lexicalized responses
     (linked with the gold state), built once per resource set."""
@@ -159,8 +175,9 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     spans = {did: [r.spans for r in links[did]] for did in prep.dialogues}
     ev, db = ctx.resources.eval, ctx._database()
     matching, threshold = ctx.inform.matching, ctx.inform.fuzzy_threshold
+    users = user_named(ctx.resources)
     rates = rates_of_rows(grounded_dialogue_rows(prep.dialogues, spans, ev.goals, ev.booked,
-                                                 db))
+                                                 db, users))
     sig = success_signature(label, ctx.version, prep.state_source, prep.domain_source,
                             "grounded", matching, threshold).format()
     grounded = SuccessScores("grounded", rates["inform"], rates["success"], prep.state_source,
@@ -171,7 +188,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
            for k, v in data.items() if isinstance(v, list)}
     figures, unknown = corpus_grounding(prep.dialogues, links, raw, db,
                                         delexicalizer_lexicon(ctx),
-                                        reference_values(ctx.resources))
+                                        reference_values(ctx.resources), users)
     for phrase in unknown[:10]:
         log.info("%s: unknown venue (no database venue of that name): %s", source, phrase)
     state = "pred" if lex_state_source(data) == "pred" else "gold"

@@ -29,7 +29,8 @@ train goal without a ``TRAINID`` request, rates), except:
    ``standard``'s automatic match — nothing named, nothing contradicted.
 3. *Success.* A requestable counts as provided only when the response gives its value for
    the venue in focus: the venues of the domain named in this response, else the last
-   venues of the domain named earlier in the dialogue, else the venue of the state's
+   venues of the domain named earlier in the dialogue — by the system or by the user (``what
+   is the phone number of the Gonville?``) — else the venue of the state's
    ``name`` (the one the conversation is about although the system never named it):
    phone, address and postcode must equal that venue's field up to formatting
    (:func:`~mwzrepro.standard.grounded_values.same_value`); ``TRAINID`` needs a named train
@@ -158,6 +159,7 @@ def evaluate_grounded_dialogue(
     links: Sequence[Sequence[Span]],
     database: Any,
     trace: list[dict[str, Any]] | None = None,
+    user_named: Sequence[Mapping[str, list[str]]] = (),
 ) -> DialogueOutcome:
     """Inform and Success of one dialogue in the grounded setting (module docstring).
 
@@ -170,6 +172,8 @@ def evaluate_grounded_dialogue(
             "named": ids this response names or None, "rule": "named" | "state" | None,
             "found", "offered", "provided", "checks": [{"slot", "text", "venue",
             "correct"}]}``.
+        user_named: per turn the venues the user utterance before it names
+            (:func:`named_venues` of its spans): they move the focus, never offer.
 
     Returns:
         :class:`~mwzrepro.standard.inform_success.DialogueOutcome` (``offered`` as there).
@@ -182,6 +186,7 @@ def evaluate_grounded_dialogue(
                   if "train" in goal else None)
     for t, (response, state, booked_now, active, spans) in enumerate(
             zip(responses, states, booked, active_domains, links)):
+        named_before.update(user_named[t] if t < len(user_named) else {})
         named_now = named_venues(spans)
         linked = [s for s in spans if s.entities]
         loose_name = response.count("NAME") > sum(s.slot == "name" for s in linked)
@@ -231,6 +236,7 @@ def grounded_dialogue_rows(
     goals: Mapping[str, Mapping[str, Mapping[str, Any]]],
     booked: Mapping[str, Sequence[Sequence[str]]],
     database: Any,
+    user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None,
 ) -> list[dict[str, Any]]:
     """Rows ``{setting: "grounded", dialogue_id, domain, inform, success}`` of every dialogue
     (as :func:`mwzrepro.standard.inform_success.dialogue_rows`; ``links`` keyed by the same
@@ -241,7 +247,8 @@ def grounded_dialogue_rows(
         if did not in goals or did not in booked:
             continue
         out = evaluate_grounded_dialogue(goals[did], booked[did], d["responses"], d["states"],
-                                         d["active_domains"], links[did], database)
+                                         d["active_domains"], links[did], database,
+                                         user_named=(user_named or {}).get(did, ()))
         for domain, ok in out.inform.items():
             rows.append({"setting": SETTING, "dialogue_id": did, "domain": domain,
                          "inform": ok, "success": out.success[domain]})

@@ -210,7 +210,8 @@ def _state_focus(state: Mapping[str, Any], database: Any) -> list[tuple[str, str
 def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
                      links: Mapping[str, Sequence[Any]], raw: Mapping[str, Sequence[str]],
                      database: Any, lexicon: Any,
-                     reference: Mapping[tuple[str, int], set[tuple[str, str]]]
+                     reference: Mapping[tuple[str, int], set[tuple[str, str]]],
+                     user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None
                      ) -> tuple[dict[str, Any], list[str]]:
     """The grounding figures of a scored corpus (module docstring).
 
@@ -221,6 +222,8 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
         raw: ``{dialogue id: [response as given per turn]}``.
         database: the venue database; lexicon: the lex:1 value lexicon.
         reference: ``{(dialogue id, turn): entity values}`` of the corpus's own responses.
+        user_named: ``{dialogue id: [venues the user names before each turn]}``: they
+            become the venues named last.
 
     Returns:
         ``({"attribute_accuracy", "unknown_venues", "entity_f1"}, every unknown venue
@@ -235,8 +238,11 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
     counts = {"tp": 0, "fp": 0, "fn": 0}
     for did, d in dialogues.items():
         before: list[tuple[str, str]] = []
+        users = (user_named or {}).get(did, ())
         for t, state in enumerate(d["states"]):
             linked = links[did][t]
+            if t < len(users) and users[t]:
+                before = [(dom, i) for dom, ids in users[t].items() for i in ids]
             for c in attribute_checks(linked.text, linked.spans, before,
                                       _state_focus(state, database), records,
                                       d["active_domains"][t]):
