@@ -143,3 +143,40 @@ def test_round_trip_attribute_accuracy(mirror, evaluator, system):
     d = evaluator.evaluate(lexical, system).to_dict()
     assert d["grounding"]["attribute_accuracy"]["total"] >= 99, d["grounding"]
     assert "|lex:1-pred|" in d["signatures"]["success_grounded"]
+
+
+def test_cli_score_and_explain(mirror, corpus, tmp_path, tmp_path_factory):
+    from click.testing import CliRunner
+
+    from mwzrepro.cli.explain import explain
+    from mwzrepro.cli.score import score
+
+    path = tmp_path / "corpus-text.json"
+    path.write_text(json.dumps({"mul0004": corpus["mul0004"]}), encoding="utf-8")
+    common = ["--mirror", str(mirror),
+              "--cache-dir", str(tmp_path_factory.getbasetemp() / "scorer-cache")]
+    out = tmp_path / "out.json"
+    run = CliRunner().invoke(score, [str(path), "--lexicalized", "--setting", "grounded",
+                                     "--metrics", "success", "--no-result-cache",
+                                     "--out", str(out), *common])
+    assert run.exit_code == 0, run.output
+    assert "====== GROUNDING ======" in run.output and "entity F1       100.0" in run.output
+    result = json.loads(out.read_text())
+    assert result["sources"]["grounded"]["setting"] == "grounded"
+    assert result["grounding"]["attribute_accuracy"]["count"] == 5
+    run = CliRunner().invoke(explain, [str(path), "mul0004", "--lexicalized", "--setting",
+                                       "grounded", *common])
+    assert run.exit_code == 0, run.output
+    assert "named:      hotel 13 city centre north b and b" in run.output
+    assert "value:      phone '01223312843': correct (hotel 13)" in run.output
+    assert "hotel: informs: offered 13 ⊆ goal venues" in run.output
+    # delexicalized input: one line, nothing written
+    delex = tmp_path / "delex.json"
+    delex.write_text(json.dumps({"mul0004": [{"response": "[restaurant_name] is at "
+                                              "[restaurant_address] ."}] * 8}))
+    out.unlink()
+    run = CliRunner().invoke(score, [str(delex), "--lexicalized", "--setting", "grounded",
+                                     "--out", str(out), "--no-result-cache", *common])
+    assert run.exit_code == 1 and not out.exists()   # the main command prints one line
+    assert "setting grounded needs lexicalized text" in str(run.exception)
+    assert "\n" not in str(run.exception)

@@ -54,8 +54,8 @@ from mwzrepro.core.slot_map import SLOT_MAP
 from mwzrepro.prepare.delex.delexicalize_responses import Span
 from mwzrepro.standard.grounded_values import CHECKED_FIELDS, CONTACT_SLOTS, value_key
 
-__all__ = ["F1_SLOTS", "attribute_checks", "unknown_venues", "entity_values", "f1_counts",
-           "f1_percent"]
+__all__ = ["F1_SLOTS", "attribute_checks", "state_focus", "corpus_grounding", "grounding_lines",
+           "unknown_venues", "entity_values", "f1_counts", "f1_percent"]
 
 #: Span slots whose values entity F1 counts.
 F1_SLOTS = frozenset({"name", "trainid", "phone", "address", "postcode", "area", "food",
@@ -197,7 +197,8 @@ def f1_percent(counts: Mapping[str, int]) -> dict[str, Any]:
     return {"f1": f1, "precision": precision, "recall": recall, "tp": tp, "fp": fp, "fn": fn}
 
 
-def _state_focus(state: Mapping[str, Any], database: Any) -> list[tuple[str, str]]:
+def state_focus(state: Mapping[str, Any], database: Any) -> list[tuple[str, str]]:
+    """The venues ``[(domain, id)]`` of a state's ``name`` slots (first match each)."""
     out = []
     for domain in ("restaurant", "hotel", "attraction"):
         slots = state.get(domain)
@@ -244,7 +245,7 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
             if t < len(users) and users[t]:
                 before = [(dom, i) for dom, ids in users[t].items() for i in ids]
             for c in attribute_checks(linked.text, linked.spans, before,
-                                      _state_focus(state, database), records,
+                                      state_focus(state, database), records,
                                       d["active_domains"][t]):
                 n = per_slot.setdefault(c["slot"], [0, 0])
                 n[0] += c["correct"]
