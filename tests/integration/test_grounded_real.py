@@ -18,13 +18,13 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from mwzrepro import Evaluator
 from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
 from mwzrepro.scorer.grounding import link_predictions, user_named
+from mwzrepro.scorer.grounding_probes import contact_value_probe, venue_name_probe
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror
@@ -58,28 +58,6 @@ def _totals(d, key):
     return d[key]["inform"]["total"], d[key]["success"]["total"]
 
 
-def _swapped(data, links, new_value):
-    """A copy of ``data`` with each linked span's text replaced by ``new_value(span)`` (None:
-    kept), left to right; and the number of turns changed."""
-    out, changed = {}, 0
-    for did, turns in data.items():
-        new_turns = []
-        for turn, linked in zip(turns, links[did]):
-            text, pos, parts = turn["response"], 0, []
-            for span in linked.spans:
-                value = new_value(span)
-                at = text.find(span.text, pos)
-                if value is None or at < 0:
-                    continue
-                parts += [text[pos:at], value]
-                pos = at + len(span.text)
-            new = "".join(parts) + text[pos:]
-            changed += new != text
-            new_turns.append({"response": new})
-        out[did] = new_turns
-    return out, changed
-
-
 def test_corpus_text_grounded_near_standard(scored):
     assert _totals(scored, "success") == STANDARD
     inform, success = _totals(scored, "success_grounded")
@@ -95,19 +73,7 @@ def test_corpus_text_grounded_near_standard(scored):
 
 def test_probe_venue_names_swapped(evaluator, corpus, scored):
     links = link_predictions(corpus, evaluator.resources)
-    db = evaluator._database()
-    venues = {d: sorted((str(e["id"]), e["name"]) for e in db.entities(d))
-              for d in ("restaurant", "hotel", "attraction")}
-    rng = random.Random(27)
-
-    def other_venue(span):
-        domains = {d for d, _ in span.entities}
-        if span.slot != "name" or len(domains) != 1 or not domains <= set(venues):
-            return None
-        domain, own = domains.pop(), {i for _, i in span.entities}
-        return rng.choice([name for i, name in venues[domain] if i not in own])
-
-    probe, changed = _swapped(corpus, links, other_venue)
+    probe, changed = venue_name_probe(corpus, links, evaluator._database())
     assert changed > 1000
     d = evaluator.evaluate(probe).to_dict()
     assert _totals(d, "success") == STANDARD
@@ -115,18 +81,7 @@ def test_probe_venue_names_swapped(evaluator, corpus, scored):
 
 
 def test_probe_phones_and_postcodes_swapped(evaluator, corpus, scored):
-    links = link_predictions(corpus, evaluator.resources)
-    rng = random.Random(27)
-
-    def wrong(span):
-        if span.slot == "phone":
-            return "01223 " + "".join(rng.choice("0123456789") for _ in range(6))
-        if span.slot == "postcode":
-            return f"cb{rng.randint(1, 9)} {rng.randint(1, 9)}" + "".join(
-                rng.choice("abdefghjlnpqrstuwxyz") for _ in range(2))
-        return None
-
-    probe, changed = _swapped(corpus, links, wrong)
+    probe, changed = contact_value_probe(corpus, link_predictions(corpus, evaluator.resources))
     assert changed > 500
     d = evaluator.evaluate(probe).to_dict()
     assert _totals(d, "success") == STANDARD
