@@ -115,41 +115,61 @@ def check_lexicalized(links: Mapping[str, list[Any]], source: str) -> None:
 
 
 @lru_cache(maxsize=2)
-def _reference_values(directory: str, resources: Any) -> dict[tuple[str, int], set]:
+def _tables(directory: str, resources: Any
+            ) -> tuple[dict[str, list], dict[tuple[str, int], set]]:
+    import json
+    from pathlib import Path
+
+    from mwzrepro.core.io import write_text
+    from mwzrepro.scorer.memo import code_digest
+
+    path = (Path(directory).parents[2] / "grounding"
+            / f"{resources.version}-{Path(directory).name}-{code_digest()[:16]}.json")
+    if path.is_file():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        stored = _build_tables(resources)
+        try:
+            write_text(json.dumps(stored, sort_keys=True), path)
+        except OSError as exc:      # a read-only cache: computed each time
+            log.info("grounding tables not stored (%s)", exc)
+    values = {(did, t): {tuple(v) for v in turn}
+              for did, turns in stored["reference_values"].items()
+              for t, turn in enumerate(turns)}
+    return stored["user_named"], values
+
+
+def _build_tables(resources: Any) -> dict[str, Any]:
+    from mwzrepro.scorer.lexicalized import delexicalize_predictions, delexicalizer_of
+    from mwzrepro.standard.grounded import named_venues
     from mwzrepro.standard.grounding_metrics import entity_values
 
+    delex = delexicalizer_of(resources)
+    users = {did: [named_venues(delex.link(text).spans) for text in
+                   resources.user_utterances(did)] for did in resources.eval.goals}
     refs = resources.references
     data: dict[str, list[dict[str, str]]] = {}
     for did, text in zip(refs["dialogue_id"], refs["text"]):
         data.setdefault(did, []).append({"response": text})
-    from mwzrepro.scorer.lexicalized import delexicalize_predictions
-
     links: dict[str, list[Any]] = {}
     delexicalize_predictions(data, resources, "gold", links=links)
-    return {(did, t): entity_values(r.spans) for did, turns in links.items()
-            for t, r in enumerate(turns)}
-
-
-@lru_cache(maxsize=2)
-def _user_named(directory: str, resources: Any) -> dict[str, list[dict[str, list[str]]]]:
-    from mwzrepro.scorer.lexicalized import delexicalizer_of
-    from mwzrepro.standard.grounded import named_venues
-
-    delex = delexicalizer_of(resources)
-    return {did: [named_venues(delex.link(text).spans) for text in
-                  resources.user_utterances(did)] for did in resources.eval.goals}
+    values = {did: [sorted(entity_values(r.spans)) for r in turns]
+              for did, turns in links.items()}
+    return {"user_named": users, "reference_values": values}
 
 
 def user_named(resources: Any) -> dict[str, list[dict[str, list[str]]]]:
     """``{dialogue id: [{domain: [entity id, ...]} per turn]}``: the venues each user
-    utterance of the test set names (lex:1 links, no state), built once per resource set."""
-    return _user_named(str(resources.directory), resources)
+    utterance of the test set names (lex:1 links, no state). Built once per resource set and
+    package code, and stored beside the resources (``<cache>/grounding/``), with
+    :func:`reference_values`."""
+    return _tables(str(resources.directory), resources)[0]
 
 
 def reference_values(resources: Any) -> dict[tuple[str, int], set]:
     """``{(dialogue id, turn): entity values}`` of the corpus's own lexicalized responses
-    (linked with the gold state), built once per resource set."""
-    return _reference_values(str(resources.directory), resources)
+    (linked with the gold state; stored as :func:`user_named`)."""
+    return _tables(str(resources.directory), resources)[1]
 
 
 def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mapping[str, Any],

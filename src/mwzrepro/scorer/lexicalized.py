@@ -90,11 +90,10 @@ def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResource
                     state = turn.get("state")
                 else:
                     state = states[i] if i < len(states) else None
-                if linked is None:
-                    turn = {**turn, "response": delex(turn["response"], state)}
-                else:
-                    linked.append(delex.link(turn["response"], state))
-                    turn = {**turn, "response": linked[-1].text}
+                done = delex.link(turn["response"], state)  # memoized: one pass for both
+                if linked is not None:
+                    linked.append(done)
+                turn = {**turn, "response": done.text}
             elif linked is not None:
                 linked.append(LinkedResponse("", (), 0))
             new.append(turn)
