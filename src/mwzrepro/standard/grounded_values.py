@@ -140,6 +140,7 @@ def _amount(text: str) -> str | None:
     return f"{float(m.group()):.2f}" if m else None
 
 
+@lru_cache(maxsize=1 << 16)
 def value_key(slot: str, text: str) -> str:
     """The comparable form of a value of ``slot`` (:func:`same_value` compares these; entity
     F1 counts them).

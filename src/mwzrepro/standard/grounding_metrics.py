@@ -244,9 +244,10 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
             linked = links[did][t]
             if t < len(users) and users[t]:
                 before = [(dom, i) for dom, ids in users[t].items() for i in ids]
+            contact = any(s.slot in CONTACT_SLOTS for s in linked.spans)
             for c in attribute_checks(linked.text, linked.spans, before,
-                                      state_focus(state, database), records,
-                                      d["active_domains"][t]):
+                                      state_focus(state, database) if contact else [],
+                                      records, d["active_domains"][t]):
                 n = per_slot.setdefault(c["slot"], [0, 0])
                 n[0] += c["correct"]
                 n[1] += 1
