@@ -149,6 +149,11 @@ def score(predictions_file: Path, setting: str, metrics: str, fmt: str, units: s
 
     log = setup_logging(None)
     chosen = _metrics(metrics)
+    if per_dialogue is not None and setting == "grounded":
+        from mwzrepro.core.errors import ConfigError
+
+        raise ConfigError("--per-dialogue has no grounded rows yet; use --setting all (its "
+                          "rows are the standard setting's)")
     name = system or predictions_file.stem
     options = {**{k: str(v) for k, v in kw.items()
                   if k != "lexicalized" or v}, "metrics": chosen, "setting": setting,

@@ -211,9 +211,9 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
                                         reference_values(ctx.resources), users)
     for phrase in unknown[:10]:
         log.info("%s: unknown venue (no database venue of that name): %s", source, phrase)
-    state = "pred" if lex_state_source(data) == "pred" else "gold"
     gsig = Signature("Grounding", {"ver": ctx.version, "split": "test",
-                                   "ref": "db+corpus-text", "state": state, "match": matching,
+                                   "ref": "db+corpus-text", "state": lex_state_source(data),
+                                   "match": matching,
                                    "thr": f"{threshold:g}"}).format()
     return {"success": success,
             "grounding": GroundingScores(figures["attribute_accuracy"],
