@@ -1,6 +1,8 @@
 """Benchmark: ``mwzrepro score --lexicalized`` of one system, whole process, next to the
 delexicalized ``mwzrepro score`` of the same system (issue 18; target: at most 2× the
-delexicalized time).
+delexicalized time), and ``--lexicalized --setting grounded`` next to ``--lexicalized``
+(issue 27; target: at most 1.5×; one untimed warm-up call of it stores the per-resource-set
+grounding tables, as a user's first call does).
 
 The lexicalized input is the system's published (delexicalized) prediction file lexicalized
 as a system does at run time (:func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions`:
@@ -56,7 +58,9 @@ def main() -> None:
         rows = [
             ("delexicalized file", [str(delex)]),
             ("lexicalized file, --lexicalized", [str(lex), "--lexicalized"]),
+            ("  ... --setting grounded", [str(lex), "--lexicalized", "--setting", "grounded"]),
         ]
+        timed(cmd + rows[2][1], empty, env)  # warm-up: stores the grounding tables
         walls = {label: min(timed(cmd + extra, empty, env) for _ in range(args.repeat))
                  for label, extra in rows}
         print(f"mwzrepro score {args.system} (all metrics), {os.cpu_count()} cores, "
@@ -65,6 +69,8 @@ def main() -> None:
             print(f"  {label:<40} {wall:6.2f} s wall")
         ratio = walls[rows[1][0]] / walls[rows[0][0]]
         print(f"  ratio lexicalized / delexicalized      {ratio:6.2f}  (target <= 2.0)")
+        ratio = walls[rows[2][0]] / walls[rows[1][0]]
+        print(f"  ratio grounded / lexicalized           {ratio:6.2f}  (target <= 1.5)")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
 @click.argument("predictions_file", type=IN_FILE)
 @click.argument("dialogue_id")
 @resource_options
-@click.option("--setting", type=click.Choice(["standard", "optimistic"]), default="standard",
-              show_default=True, help="Inform/Success setting to trace.")
+@click.option("--setting", type=click.Choice(["standard", "optimistic", "grounded"]),
+              default="standard", show_default=True,
+              help="Inform/Success setting to trace (grounded, with --lexicalized: named "
+                   "venues, their records, each value correct or wrong).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text (readable) or json (every field).")
 def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
@@ -38,6 +40,13 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     data = read_predictions(predictions_file)
     check_structure(data, predictions_file.name)
     evaluator = make_evaluator(kw, ("success",), setting)
+    if setting == "grounded":
+        from mwzrepro.scorer.grounding_trace import format_grounded_trace, grounded_trace
+
+        g = grounded_trace(evaluator, data, dialogue_id, predictions_file.name)
+        click.echo(json.dumps(g, indent=1, ensure_ascii=False) if fmt == "json"
+                   else format_grounded_trace(g), nl=fmt == "json")
+        return
     trace = evaluator.explain(data, dialogue_id, setting, predictions_file.name)
     pairs = None
     if kw.get("lexicalized"):

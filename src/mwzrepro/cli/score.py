@@ -105,9 +105,12 @@ def _metrics(text: str) -> tuple[str, ...]:
 @click.command("score")
 @click.argument("files", nargs=-1, required=True, type=PATH)
 @resource_options
-@click.option("--setting", type=click.Choice(["standard", "optimistic", "both"]),
+@click.option("--setting",
+              type=click.Choice(["standard", "optimistic", "both", "grounded", "all"]),
               default="standard", show_default=True,
-              help="Inform/Success setting (optimistic: the paper's §5.1 variant).")
+              help="Inform/Success setting (optimistic: the paper's §5.1 variant; grounded, with "
+                   "--lexicalized: the venues and values the text gives, checked against the "
+                   "database, plus a grounding block; all: the three).")
 @click.option("--metrics", default=",".join(METRICS), show_default=True,
               help="Metrics to compute, comma-separated (dst: when every turn has a state); "
                    "several files: by default those of the table (bleu, success, dst).")
@@ -173,6 +176,11 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
             return score_many(paths, fmt, setting, chosen if metrics != ",".join(METRICS)
                               else table_metrics, strict, per_dialogue, out, kw, _evaluator)
     kw = {k: v for k, v in kw.items() if k not in MANY_KEYS}
+    if per_dialogue is not None and setting == "grounded":
+        from mwzrepro.core.errors import ConfigError
+
+        raise ConfigError("--per-dialogue has no grounded rows yet; use --setting all (its "
+                          "rows are the standard setting's)")
     predictions_file = paths[0]
     name = system or predictions_file.stem
     options = {**{k: str(v) for k, v in kw.items()

@@ -92,11 +92,11 @@ def success_block(prep: PreparedDialogues, resources: EvalResources, database: A
                   settings: Sequence[str], version: str, label: str, matching: str,
                   threshold: float, coverage: Coverage) -> dict[str, SuccessScores]:
     """Inform/Success rates per setting (``standard`` with ``prep``'s domains, ``optimistic``
-    with the ground-truth turn domains)."""
+    with the ground-truth turn domains; ``grounded`` is left to :mod:`.grounding`)."""
     from mwzrepro.standard.scores import success_rows
 
     prepared = {s: prep if s == "standard" else prep.with_domains(
-        "ground-truth", resources.turn_domains) for s in settings}
+        "ground-truth", resources.turn_domains) for s in settings if s != "grounded"}
     scores, per_dialogue = success_rows(label, version, prepared, resources.goals,
                                         resources.booked, database, matching, threshold)
     out = {}

@@ -51,6 +51,7 @@ from mwzrepro.scorer.inputs import (
     coverage_of,
     read_shape,
 )
+from mwzrepro.scorer.grounding import grounded_blocks, settings_of
 from mwzrepro.scorer.placeholder_pass import extended_pass
 from mwzrepro.scorer.prediction_file import read_predictions
 from mwzrepro.scorer.results import EvaluationResult
@@ -65,7 +66,7 @@ __all__ = ["Evaluator", "SETTINGS", "read_predictions"]
 log = logging.getLogger("mwzrepro")
 
 #: Inform/Success settings of :class:`Evaluator` (``both`` = standard and optimistic).
-SETTINGS = ("standard", "optimistic", "both")
+SETTINGS = ("standard", "optimistic", "both", "grounded", "all")
 
 #: Label used inside the library when no system name is given (never shown).
 _ANONYMOUS = "system"
@@ -87,7 +88,7 @@ class Evaluator:
             state).
         version: dataset version of the references, goals and gold states (``mwz20``,
             ``mwz21``, ``mwz22``).
-        setting: Inform/Success setting: ``standard``, ``optimistic`` or ``both``.
+        setting: ``standard``, ``optimistic``, ``both``, ``grounded`` or ``all`` (Inform/Success).
         domain_source: active domains of the standard setting: ``auto`` (the reference
             evaluator's rule), ``provided``, ``estimated``, ``slot-names`` (spec §8).
         matching, fuzzy_threshold: database fuzzy matching (params block ``inform``).
@@ -155,7 +156,7 @@ class Evaluator:
         self._dst_params = dst_params
         self.metrics = {"bleu": bleu, "success": success, "richness": richness, "dst": dst}
         self.version = version
-        self.settings = ("standard", "optimistic") if setting == "both" else (setting,)
+        self.settings = settings_of(setting, lexicalized)
         self.domain_source = domain_source
         self.allow_missing_turns = allow_missing_turns
         self.strict = strict
@@ -313,6 +314,8 @@ class Evaluator:
             blocks["success"] = success_block(prep, res.eval, self._database(), self.settings,
                                               version, label, self.inform.matching,
                                               self.inform.fuzzy_threshold, cov)
+            if "grounded" in self.settings:
+                blocks.update(grounded_blocks(self, blocks, data, prep, label, cov, source))
         if self.metrics["richness"]:
             blocks["richness"] = richness_block(preds["response_norm"], label,
                                                 self.richness_params.msttr_window, cov)

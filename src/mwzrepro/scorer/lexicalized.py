@@ -22,7 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.ids import canonical_dialogue_id
-from mwzrepro.prepare.delex.delexicalize_responses import LEX_VERSION, Delexicalizer
+from mwzrepro.prepare.delex.delexicalize_responses import (
+    LEX_VERSION,
+    Delexicalizer,
+    LinkedResponse,
+)
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 
 if TYPE_CHECKING:
@@ -58,12 +62,16 @@ def lex_state_source(data: Mapping[str, Any]) -> str:
 
 
 def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResources,
-                             source: str | None = None) -> tuple[dict[str, Any], str]:
+                             source: str | None = None, links: dict[str, list] | None = None
+                             ) -> tuple[dict[str, Any], str]:
     """``(a copy of data with every response delexicalized, state source)``.
 
     ``source`` (``pred``/``gold``) defaults to :func:`lex_state_source` of ``data``. ``data``
     is never modified; turns that are not objects with a string ``response`` are copied as
-    they are (the validation that follows names them).
+    they are (the validation that follows names them). With ``links`` (a dict), it also
+    receives ``{canonical dialogue id: [LinkedResponse per turn]}`` (the entity-linked
+    spans, :meth:`~mwzrepro.prepare.delex.delexicalize_responses.Delexicalizer.link`; an
+    empty one for a turn without a string response).
     """
     source = source or lex_state_source(data)
     delex = delexicalizer_of(resources)
@@ -75,13 +83,19 @@ def delexicalize_predictions(data: Mapping[str, Any], resources: VersionResource
             continue
         states = gold.get(canonical_dialogue_id(raw_id), []) if gold is not None else None
         new = []
+        linked = None if links is None else links.setdefault(canonical_dialogue_id(raw_id), [])
         for i, turn in enumerate(turns):
             if isinstance(turn, Mapping) and isinstance(turn.get("response"), str):
                 if states is None:
                     state = turn.get("state")
                 else:
                     state = states[i] if i < len(states) else None
-                turn = {**turn, "response": delex(turn["response"], state)}
+                done = delex.link(turn["response"], state)  # memoized: one pass for both
+                if linked is not None:
+                    linked.append(done)
+                turn = {**turn, "response": done.text}
+            elif linked is not None:
+                linked.append(LinkedResponse("", (), 0))
             new.append(turn)
         out[raw_id] = new
     return out, source

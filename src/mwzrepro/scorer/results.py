@@ -188,6 +188,8 @@ class EvaluationResult:
             (:class:`mwzrepro.scorer.placeholder_pass.ExtendedFigures`), else None.
         dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
+        grounding: the grounded setting's ``grounding`` block
+            (:class:`mwzrepro.scorer.grounding.GroundingScores`), else None (and no key).
     """
 
     system: str
@@ -204,6 +206,7 @@ class EvaluationResult:
     dialogues: tuple[dict[str, Any], ...] = ()
     placeholders: str = "reference"
     placeholders_extended: Any = None
+    grounding: Any = None
 
     #: Keys of the reference evaluator's result object (the mapping view below).
     MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
@@ -246,6 +249,8 @@ class EvaluationResult:
             out["dst_fga"] = self.dst_fga.signature
             if self.dst_fga.fuzzy_signature:
                 out["dst_fga_fuzzy"] = self.dst_fga.fuzzy_signature
+        if self.grounding is not None:
+            out["grounding"] = self.grounding.signature
         return out
 
     @property
@@ -285,6 +290,8 @@ class EvaluationResult:
         for setting, s in self.success.items():
             if setting != main:
                 out[f"success_{setting}"] = s.to_dict()
+        if self.grounding is not None:
+            out["grounding"] = self.grounding.to_dict()
         out.update({
             "combined": self.combined,
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),

@@ -42,6 +42,8 @@ __all__ = [
     "VenueQuery",
     "reduce_constraints",
     "evaluate_dialogue",
+    "outcome_of",
+    "MATCHED",
     "dialogue_rows",
     "rates_of_rows",
     "rate",
@@ -68,7 +70,8 @@ DONTCARE_MARKERS = frozenset(
     {"dontcare", "not mentioned", "don't care", "dont care", "do n't care", "do not care"}
 )
 
-_MATCHED = "MATCHED"
+#: The offer marker of a domain matched automatically (:func:`outcome_of`).
+MATCHED = _MATCHED = "MATCHED"
 
 
 class VenueQuery(Protocol):
@@ -182,7 +185,17 @@ def evaluate_dialogue(
         elif (domain == "train" and isinstance(offered[domain], list) and not offered[domain]
               and "TRAINID" not in g["requestable"]):
             offered[domain] = _MATCHED
+    return outcome_of(goal, offered, provided, query, optimistic)
 
+
+def outcome_of(goal: Mapping[str, Mapping[str, Any]], offered: Mapping[str, Any],
+               provided: Mapping[str, set[str]], query: Any, optimistic: bool = False
+               ) -> DialogueOutcome:
+    """Inform and Success of a dialogue from its offers at the end (§9.2 final step):
+    ``offered`` per goal domain is a list of venue ids or :data:`MATCHED`; ``provided`` the
+    requestables credited; ``query(domain, constraints)`` gives the goal venues. Inform of a
+    domain: matched, or offered venues ⊆ (optimistic: ∩) goal venues; Success only when
+    every domain informs."""
     inform: dict[str, bool] = {}
     for domain, g in goal.items():
         venues = offered[domain]

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mwzrepro.standard.grounding_metrics import grounding_lines
+
 if TYPE_CHECKING:
     from mwzrepro.standard.trace import DialogueTrace
 
@@ -102,6 +104,7 @@ def _text(result: Mapping[str, Any]) -> str:
                        "  = (Inform + Success) / 2 + BLEU")
         out += [f"states: {src['states']}, active domains: {src['domains']}",
                 f"signature: {sig['success' if block is result['success'] else 'success_' + key]}"]
+    out += grounding_lines(result.get("grounding"), sig.get("grounding"))
     if result.get("richness"):
         out += ["", "====== RICHNESS ======"]
         out += [f"{k:<15}{fmt_number(v, k)}" for k, v in result["richness"].items()]

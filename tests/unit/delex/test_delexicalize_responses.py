@@ -232,3 +232,33 @@ def test_lexicalized_mode_keeps_every_name_extended_resolves(delex):
         text = f"it is [{name}] here ."
         assert normalize_response(delex(text)) == \
             normalize_response(text, placeholders="extended"), name
+
+
+@given(st.lists(st.sampled_from(_WORDS), max_size=14),
+       st.sampled_from([None, {"restaurant": {"name": "golden curry"}},
+                        {"taxi": {"departure": "the golden curry"}}]))
+@settings(max_examples=300, deadline=None)
+def test_link_keeps_the_text_and_points_at_its_placeholders(delex, words, state):
+    text = " ".join(words)
+    linked = delex.link(text, state)
+    assert linked.text == delex(text, state)
+    for span in linked.spans:
+        assert linked.text[span.start:span.end] == f"[{span.slot}]"
+        assert span.text.lower() in text.lower() or span.slot == "name"
+        if span.slot == "trainid":
+            assert span.entities == (("train", "TR4203"),)
+
+
+def test_link_names_venues_and_counts_placeholders(delex):
+    linked = delex.link("[The Golden Curry] or Ask , near [Christ's Colege] ; [hotel_name] too ,"
+                        " TR4203 or TR9999 , call 01223 356666 .")
+    assert linked.text == ("[name] or [name] , near [name] ; [hotel_name] too , [trainid] or "
+                           "[trainid] , call [phone] .")
+    assert [(s.slot, s.text, s.entities) for s in linked.spans] == [
+        ("name", "The Golden Curry", (("restaurant", "2"),)),
+        ("name", "Ask", (("restaurant", "3"),)),
+        ("name", "Christ's Colege", (("attraction", "1"),)),
+        ("trainid", "TR4203", (("train", "TR4203"),)),
+        ("trainid", "TR9999", ()),
+        ("phone", "01223 356666", ())]
+    assert linked.placeholders == 1

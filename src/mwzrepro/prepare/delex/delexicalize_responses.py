@@ -57,6 +57,11 @@ The placeholders are the span references' slot names, so after §3 they read ``N
 placeholders are left as they are, so a delexicalized file scores the same with and without
 the option except where a value word slipped through.
 
+**Entity links** (issue 27). :meth:`Delexicalizer.link` gives the same text with what every
+placeholder replaced (:class:`Span`: slot, surface text, offsets of the placeholder, and for a
+venue name or a train id the database entities it names), from the same single pass; the
+grounded Inform/Success setting reads them (:mod:`mwzrepro.standard.grounded`).
+
 >>> from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 >>> lex = ValueLexicon.from_entities({"restaurant": [{"name": "de luca cucina and bar",
 ...     "address": "83 regent street", "food": "modern european", "area": "centre",
@@ -72,18 +77,24 @@ the option except where a value word slipped through.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from mwzrepro.core.normalize import SLOT_MAP
 from mwzrepro.core.placeholder_resolver import table_name
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, tokens
 
-__all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "state_phrases"]
+__all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "LinkedResponse", "Span",
+           "state_phrases"]
 
 #: Version of the rule above; the signature field is ``lex:<LEX_VERSION>-<pred|gold>``.
 LEX_VERSION = "1"
+
+#: Entries of :meth:`Delexicalizer.link`'s memo (a test set has 7,372 system turns).
+MEMO_SIZE = 1 << 15
 
 #: rapidfuzz score (0–100) from which a bracketed text or a state name counts as a venue name.
 FUZZY_NAME_CUTOFF = 90
@@ -128,6 +139,40 @@ _SKIP_VALUES = frozenset({"", "yes", "no", "none", "dontcare", "dont care", "don
                           "not mentioned", "?", "any"})
 
 
+@dataclass(frozen=True)
+class Span:
+    """One value the rule replaced, entity-linked (:meth:`Delexicalizer.link`).
+
+    Attributes:
+        slot: the placeholder written, without brackets (``name``, ``phone``, ``postcode``,
+            ``trainid``, ``area``, ``departure``, ...).
+        text: the surface text as given (a bracketed venue name without its brackets).
+        start, end: character offsets of the placeholder ``[slot]`` in the delexicalized text.
+        entities: for a venue name (also a taxi endpoint that is a venue name) the database
+            venues it names ``((domain, entity id), ...)`` — ``id`` of the restaurant, hotel,
+            attraction file, the name itself for ``police``/``hospital``; for a train id
+            ``(("train", "TR1234"),)`` when the database has that id; ``()`` for an unknown
+            name and for every other value (the grounding reads those against the named
+            venue's fields, :mod:`mwzrepro.standard.grounded`).
+    """
+
+    slot: str
+    text: str
+    start: int
+    end: int
+    entities: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkedResponse:
+    """A delexicalized response with its entity-linked spans (text order) and the number of
+    placeholders the response already had (``[restaurant_name]``: no value given)."""
+
+    text: str
+    spans: tuple[Span, ...]
+    placeholders: int
+
+
 def state_phrases(state: Mapping[str, Any] | None) -> dict[tuple[str, ...], str]:
     """Phrases of a turn's state ``{domain: {slot: value}}`` (predicted or gold; other shapes
     are ignored): ``{token tuple: placeholder name}`` for the slots that name text
@@ -165,11 +210,45 @@ class Delexicalizer:
 
     def __init__(self, lexicon: ValueLexicon) -> None:
         self.lexicon = lexicon
+        self._memo: dict[tuple[str, str], LinkedResponse] = {}
 
     def __call__(self, text: str, state: Mapping[str, Any] | None = None) -> str:
         """The delexicalized ``text`` (str) given the turn's ``state`` (or None)."""
+        return self._run(text, state, False).text
+
+    def link(self, text: str, state: Mapping[str, Any] | None = None) -> LinkedResponse:
+        """The delexicalized ``text`` (byte-identical to :meth:`__call__`) with what each
+        placeholder replaced (:class:`LinkedResponse`; its spans in text order).
+
+        >>> from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
+        >>> d = Delexicalizer(ValueLexicon.from_entities({"hotel": [{"id": "7",
+        ...     "name": "the lensfield hotel", "phone": "01223355017"}]}))
+        >>> r = d.link("[Lensfeld Hotel] is great, call 01223 355017 or see [hotel_name].")
+        >>> r.text
+        '[name] is great, call [phone] or see [hotel_name].'
+        >>> [(s.slot, s.text, s.entities) for s in r.spans]
+        [('name', 'Lensfeld Hotel', (('hotel', '7'),)), ('phone', '01223 355017', ())]
+        >>> r.placeholders
+        1
+
+        Results are memoized per (text, state) (up to :data:`MEMO_SIZE` entries), so the
+        scorer's delexicalization and the grounding read one pass.
+        """
+        try:
+            key = (text, json.dumps(state, sort_keys=True))
+        except (TypeError, ValueError):
+            return self._run(text, state, True)
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[key] = self._run(text, state, True)
+        return found
+
+    def _run(self, text: str, state: Mapping[str, Any] | None, link: bool) -> LinkedResponse:
+        names: dict[int, str] = {}          # start of a bracketed venue name → its text
         while True:                     # nested brackets: innermost first, to a fixpoint
-            unbracketed = _BRACKET_RE.sub(self._bracket, text)
+            unbracketed = self._unbracket(text, names)
             if unbracketed == text:
                 break
             text = unbracketed
@@ -183,21 +262,71 @@ class Delexicalizer:
         extra = {k: ("name" if v in _ENDPOINTS and self.lexicon.phrases.get(k) == "name" else v)
                  for k, v in state_phrases(state).items()}
         taxi = bool(_TAXI_RE.search(text))
+        venue_names: set[int] = set()   # starts of spans that are written venue names
         for start, end, slot in self.lexicon.find(text, extra, toks):
-            slot = _side(slot, text, start, taxi)
-            if slot:
-                _claim(claimed, start, end, slot)
+            side = _side(slot, text, start, taxi)
+            if side:
+                _claim(claimed, start, end, side)
+                if slot == "name":
+                    venue_names.add(start)
         self._fuzzy_state_names(text, state, claimed)
         for slot, pattern in _LATE_PATTERNS:
             for m in pattern.finditer(text):
                 _claim(claimed, m.start(), m.end(), slot)
         for m in _COUNT_RE.finditer(text):
             _claim(claimed, m.start(), m.end(), "choice")
-        out, pos = [], 0
+        out, pos, length = [], 0, 0
+        spans: list[Span] = []
+        placeholders = 0
         for start, end, slot in sorted(claimed):
             out.append(text[pos:start])
-            out.append(f"[{slot}]" if slot else text[start:end])
+            length += start - pos
+            piece = f"[{slot}]" if slot else text[start:end]
+            if link and slot:
+                spans.append(self._span(slot, text[start:end], length, length + len(piece),
+                                        start in venue_names))
+            elif link and start in names:
+                spans.append(self._span("name", names[start], length, length + len(piece),
+                                        True))
+            elif not slot:
+                placeholders += 1
+            out.append(piece)
+            length += len(piece)
             pos = end
+        out.append(text[pos:])
+        return LinkedResponse("".join(out), tuple(spans), placeholders)
+
+    def _span(self, slot: str, surface: str, start: int, end: int, venue: bool) -> Span:
+        """One span; venue names (also taxi endpoints) and train ids are linked."""
+        entities: tuple[tuple[str, str], ...] = ()
+        if slot == "name" or (venue and slot in _ENDPOINTS):
+            entities = self.lexicon.entities_of_name(surface)
+        elif slot == "trainid":
+            tid = re.sub(r"\s+", "", surface).upper()
+            entities = (("train", tid),) if tid in self.lexicon.train_ids else ()
+        return Span(slot, surface, start, end, entities)
+
+    def _unbracket(self, text: str, names: dict[int, str]) -> str:
+        """One pass of rule 1 over the innermost brackets; ``names`` (start → written name of
+        a bracketed venue name) is kept in step with the new offsets."""
+        out, pos, shift = [], 0, 0
+        moved: dict[int, str] = {}
+        for m in _BRACKET_RE.finditer(text):
+            piece = self._bracket(m)
+            out.append(text[pos:m.start()])
+            new_start = m.start() + shift
+            if piece == "[name]" and m.group(1).strip().lower() != "name":
+                moved[new_start] = m.group(1).strip()
+            elif m.start() in names:
+                moved[new_start] = names.pop(m.start())
+            for old in [k for k in names if pos <= k < m.start()]:
+                moved[old + shift] = names.pop(old)
+            out.append(piece)
+            shift += len(piece) - (m.end() - m.start())
+            pos = m.end()
+        for old in list(names):
+            moved[old + shift if old >= pos else old] = names.pop(old)
+        names.update(moved)
         out.append(text[pos:])
         return "".join(out)
 

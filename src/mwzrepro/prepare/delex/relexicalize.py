@@ -50,6 +50,9 @@ __all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
 
 _DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "police", "hospital")
 _REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+_VENUE_DOMAINS = ("restaurant", "hotel", "attraction", "police", "hospital")
+_VENUE_FIELDS = frozenset({"NAME", "ADDRESS", "PHONE", "POST"})
+_DESCRIBED = frozenset({"ADDRESS", "PHONE", "POST", "AREA", "FOOD", "TYPE", "PRICE"})
 
 
 def turn_domain(state: Mapping[str, Any], previous: Mapping[str, Any] | None,
@@ -81,21 +84,25 @@ def _catalog(db: VenueDatabase) -> dict[str, tuple[list[dict[str, Any]], dict[st
     return out
 
 
-def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> dict[str, Any]:
+def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
+            kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
     if domain in STATIONS:
         return dict(STATIONS[domain])
     entities, by_id = _catalog(db).get(domain, ([], {}))
     if not entities:
         return {}
+    key = "trainid" if domain == "train" else "id"
     constraints = state.get(domain)
     if isinstance(constraints, Mapping) and constraints:
         try:
             ids = db.query(domain, constraints)
         except InputError:
             ids = []
+        if kept is not None and kept.get(key) in ids:
+            return dict(kept)
         if ids:
             return by_id.get(ids[0], entities[0])
-    return entities[0]
+    return dict(kept) if kept is not None else entities[0]
 
 
 def _reference(key: str) -> str:
@@ -107,7 +114,7 @@ def _reference(key: str) -> str:
 
 def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any],
            train_of: Callable[[], Mapping[str, Any]], slots: Mapping[str, Any],
-           key: str) -> str | None:
+           key: str, before: str | None = None) -> str | None:
     def state_value(*names: str) -> str | None:
         for n in names:
             v = slots.get(n)
@@ -115,7 +122,16 @@ def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any
                 return v
         return None
 
+    if before is not None and unified == "PRICE" and entity.get("entrancefee"):
+        return entity["entrancefee"]
     train = train_of() if unified in ("TRAINID", "PRICE", "TIME", "PLACE") else {}
+    if before is not None and domain == "train" and unified in ("TIME", "PLACE") and train:
+        arrive = bool(re.search(r"\b(?:arriv\w*|to|in|into|by|reach\w*)\W*$", before))
+        if unified == "TIME":
+            return train.get("arrive" if "arrive" in name or arrive else "leave")
+        side = "destination" if "dest" in name or (arrive and "depart" not in name) \
+            else "departure"
+        return train.get(side)
     if unified in ("NAME", "ADDRESS", "PHONE", "AREA", "FOOD"):
         value = entity.get(unified.lower()) or state_value(unified.lower())
         if value is None and unified == "PHONE":
@@ -159,7 +175,8 @@ def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any
 
 def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
                previous: Mapping[str, Any] | None = None,
-               active: Sequence[str] | None = None, key: str = "") -> str:
+               active: Sequence[str] | None = None, key: str = "",
+               focus: dict[str, Any] | None = None) -> str:
     """Fill the placeholders of one delexicalized response (module docstring).
 
     Args:
@@ -170,6 +187,8 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         previous: the previous turn's state (for the domain of unprefixed placeholders).
         active: the turn's active domains, when the file gives them.
         key: a label unique to the turn (seeds the booking references).
+        focus: ``{domain: entity}`` carried across the turns of a dialogue (the
+            ``consistent`` mode of :func:`lexicalize_predictions`), updated here; None: off.
 
     Returns:
         The lexicalized response (str).
@@ -180,13 +199,23 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
     default = turn_domain(norm, prev, active)
     entities: dict[str, dict[str, Any]] = {}
 
+    names = focus is not None and any(SLOT_MAP.get(m.group(1).lower()) == "NAME"
+                                      for m in PLACEHOLDER_RE.finditer(text))
+
     def entity_of(domain: str | None) -> dict[str, Any]:
         d = domain if domain in _DOMAINS else "restaurant"
+        if (d not in entities and focus is not None and d in focus and not names
+                and d in _VENUE_DOMAINS):
+            entities[d] = focus[d]      # no venue named now: the one named before
         if d not in entities:
-            entities[d] = _entity(db, d, norm)
+            entities[d] = _entity(db, d, norm, None if focus is None else focus.get(d))
+            if focus is not None and entities[d]:
+                focus[d] = entities[d]
+                focus["_last"] = d if d in _VENUE_DOMAINS else focus.get("_last")
         return entities[d]
 
     count = 0
+    named: list[str] = []           # domains of the names filled so far in this response
 
     def fill(m: re.Match[str]) -> str:
         nonlocal count
@@ -196,10 +225,27 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
             return m.group(0)
         prefix = name.split("_")[0]
         domain = prefix if prefix in _DOMAINS else default
+        before = m.string[:m.start()]
+        trains = focus is not None and any(SLOT_MAP.get(x.lower()) == "TRAINID"
+                                           for x in re.findall(r"\[(\w+)\]", before))
+        if (focus is not None and prefix not in _DOMAINS and named and not trains
+                and unified in _DESCRIBED and named[-1] in _VENUE_DOMAINS):
+            domain = named[-1]          # "[attraction_name] is in the [value_area]"
+        elif (focus is not None and prefix not in _DOMAINS and focus.get("_last") and (
+                (unified in _VENUE_FIELDS and (not names or domain not in _VENUE_DOMAINS))
+                or (unified == "PRICE" and focus["_last"] == "attraction" and not trains
+                    and re.search(r"\b(?:entrance|fee|admission)\b[^.?!]*$|\[\w*name\]",
+                                  before)))):
+            domain = focus["_last"]     # "their phone is [value_phone]": the last venue's
+        elif trains and unified in ("TIME", "PLACE") and prefix not in _DOMAINS:
+            domain = "train"
+        if unified == "NAME":
+            named.append(str(domain))
         slots = raw.get(domain, {}) if domain else {}
         count += 1
         value = _value(unified, name, domain, entity_of(domain), lambda: entity_of("train"),
-                       slots, f"{key}|{count}")
+                       slots, f"{key}|{count}",
+                       None if focus is None else before)
         return m.group(0) if value is None else value + (m.group(2) or "").replace("-", " ")
 
     return PLACEHOLDER_RE.sub(fill, _lower_placeholders(text))
@@ -228,10 +274,28 @@ def _normalized(state: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
         return {}
 
 
-def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase) -> dict[str, Any]:
+def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
+                           consistent: bool = False,
+                           user_named: Mapping[str, Sequence[Mapping[str, Sequence[str]]]]
+                           | None = None) -> dict[str, Any]:
     """A copy of a prediction mapping (spec-standard-evaluation §2) with every response
     lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
     when given); other fields are kept. ``data`` is not modified.
+
+    ``consistent`` (issue 27's round trip; off by default, which keeps the rules above
+    byte for byte): a system that keeps talking about one venue — an unprefixed value after
+    a name in the same response is that venue's (``[attraction_name] is in the
+    [value_area]``); each domain's entity stays
+    the one used before while the state still selects it (or selects nothing), and in any
+    response without a name placeholder (a venue's, not a train's); an unprefixed
+    name, address, phone or postcode in a turn of a domain without venues (train, taxi) is
+    the last venue's, and so is an unprefixed address, phone or postcode in a response without
+    a name; a train time or station after a train id, or in a train turn, is the train's own
+    (``arrive`` after arrive/to/in/by, else ``leave``; destination after arrive/to/in, else
+    departure); a price after ``entrance``/``fee``/``admission`` or after a name, while an
+    attraction is the last venue and no train id came before, is its entrance fee. ``user_named`` (``{dialogue id: [{domain: [entity id, ...]} per
+    turn]}``, the venues each user utterance names) makes it a system that listens: a venue
+    the user names becomes the domain's entity.
 
     Raises:
         InputError: a dialogue's value is not a list of objects with a string ``response``.
@@ -241,6 +305,7 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase) -> dict[s
         if not isinstance(turns, list):
             raise InputError(f"dialogue {did}: expected a list of turns")
         previous: Mapping[str, Any] | None = None
+        focus: dict[str, Any] | None = {} if consistent else None
         new = []
         for i, turn in enumerate(turns):
             if not isinstance(turn, Mapping) or not isinstance(turn.get("response"), str):
@@ -248,9 +313,15 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase) -> dict[s
                                  "string 'response'")
             state = turn.get("state")
             active = turn.get("active_domains")
+            heard = (user_named or {}).get(did, ())
+            if focus is not None and i < len(heard):
+                for domain, ids in heard[i].items():
+                    entity = _catalog(db).get(domain, ([], {}))[1].get(ids[0]) if ids else None
+                    if entity is not None and domain in _VENUE_DOMAINS:
+                        focus[domain], focus["_last"] = entity, domain
             text = lexicalize(turn["response"], state, db, previous=previous,
                               active=active if isinstance(active, list) else None,
-                              key=f"{did}|{i}")
+                              key=f"{did}|{i}", focus=focus)
             new.append({**turn, "response": text})
             previous = state if isinstance(state, Mapping) else None
         out[did] = new

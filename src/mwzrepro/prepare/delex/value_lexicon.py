@@ -125,10 +125,17 @@ class ValueLexicon:
     Attributes:
         phrases: ``{token tuple: slot}``.
         capitalized: phrases that must start with a capital letter to match.
+        name_entities: ``{token tuple of a name form: ((domain, entity id), ...)}``: the
+            venues a written name stands for (entity linking, :meth:`entities_of_name`); the
+            police and hospital stations have their name as id.
+        train_ids: the database's train ids, upper-case (``TR7075``).
     """
 
     phrases: dict[tuple[str, ...], str] = field(default_factory=dict)
     capitalized: set[tuple[str, ...]] = field(default_factory=set)
+    name_entities: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = field(
+        default_factory=dict, repr=False)
+    train_ids: frozenset[str] = field(default_factory=frozenset, repr=False)
     _index: dict[str, list[tuple[str, ...]]] = field(default_factory=dict, repr=False)
     _name_forms: list[str] = field(default_factory=list, repr=False)
 
@@ -146,17 +153,22 @@ class ValueLexicon:
         """The lexicon of raw database entities ``{domain: [entity, ...]}`` (the files of
         spec-standard-evaluation §5.1; any subset of restaurant, hotel, attraction, train)."""
         lex = cls()
-        for station in STATIONS.values():   # "hills rd, cambridge" gives "hills road" too
+        for domain, station in STATIONS.items():  # "hills rd, cambridge" gives "hills road"
             lex._add_value("name", station["name"])
             lex._add_value("address", station["address"])
+            lex._link_name(station["name"], (domain, station["name"]))
         for domain in ("restaurant", "hotel", "attraction"):
             for entity in databases.get(domain, ()):
                 for key, value in entity.items():
                     if isinstance(value, str) and value != "?":
                         lex._add_value(key.replace(" ", ""), value, domain)
+                if isinstance(entity.get("name"), str):
+                    lex._link_name(entity["name"], (domain, str(entity.get("id", ""))))
         for entity in databases.get("train", ()):
             for key in ("departure", "destination"):
                 lex.add(entity[key], "station")
+        lex.train_ids = frozenset(str(e.get("trainID", e.get("trainid", ""))).upper()
+                                  for e in databases.get("train", ()))
         for value in _AREAS:
             lex.add(value, "area")
         for value in _PRICE_RANGES:
@@ -168,6 +180,32 @@ class ValueLexicon:
             for brand in _CAR_BRANDS:
                 lex.add(f"{colour} {brand}", "type")
         return lex
+
+    def _link_name(self, name: str, ref: tuple[str, str]) -> None:
+        for v in name_variants(name):
+            refs = self.name_entities.setdefault(_key(v), ())
+            if ref not in refs:
+                self.name_entities[_key(v)] = refs + (ref,)
+
+    def entities_of_name(self, text: str) -> tuple[tuple[str, str], ...]:
+        """The venues ``((domain, entity id), ...)`` a written name stands for: its written
+        form exactly (tokens, :func:`tokens`), else the closest form with ``rapidfuzz``
+        ``ratio`` ≥ 90; ``()`` when none (an unknown venue).
+
+        >>> lex = ValueLexicon.from_entities({"hotel": [{"id": "7", "name": "the lensfield hotel"}]})
+        >>> lex.entities_of_name("Lensfield Hotel"), lex.entities_of_name("lensfeld hotel")
+        ((('hotel', '7'),), (('hotel', '7'),))
+        >>> lex.entities_of_name("the grand budapest")
+        ()
+        """
+        key = _key(text)
+        if key in self.name_entities:
+            return self.name_entities[key]
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(" ".join(key), self.name_forms, scorer=fuzz.ratio,
+                                  score_cutoff=90)
+        return self.name_entities.get(tuple(best[0].split()), ()) if best else ()
 
     def _add_value(self, slot: str, value: str, domain: str = "") -> None:
         value = " ".join(value.lower().split())
