@@ -75,7 +75,7 @@ _ADDRESS_FORMS = {"rd": "road", "st": "street"}
 class VenueRecords:
     """The database rows behind entity ids: ``rows[(domain, id)] -> [row, ...]`` (a train id
     can run on several days and routes: all its rows), from a
-    :class:`~mwzrepro.core.venue_database.VenueDatabase` (fields after spec §5.1) plus the
+    :class:`~mwzrepro.core.venue_database.VenueDatabase` (fields after spec-standard-evaluation §5.1) plus the
     police and hospital stations (id = their name)."""
 
     def __init__(self, database: Any) -> None:
