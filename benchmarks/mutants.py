@@ -183,7 +183,8 @@ def pytest_run(src: Path, args: list[str], jobs: str, timeout: int) -> tuple[int
     done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=timeout)
     seconds = time.perf_counter() - start
-    failed = [m.group(2) for m in re.finditer(r"^(FAILED|ERROR) (\S+)", done.stdout, re.M)]
+    failed = [m.group(2) for m in re.finditer(r"^(FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout,
+                                                 re.M)]
     return done.returncode, failed, seconds
 
 

@@ -112,16 +112,21 @@ def test_report_in_headless_chromium(built_report):
         frame.wait_for_selector("table")
         assert "19212 19185 19219" in frame.inner_text("table")
         # an SVG plot renders as an image of the file's width (matplotlib writes points;
-        # CSS: 1pt = 4/3 px; naturalWidth is a whole number of pixels)
+        # CSS: 1pt = 4/3 px; naturalWidth is a whole number of pixels). The image is found by
+        # its data URI: the page's logo is an SVG image too.
         svg = "results/plots/dst_fga_lambda.svg"
         if svg not in items:
             pytest.fail(f"{svg} is not in the report (items: {len(items)})")
         page.evaluate("p => app.setView({content: 'img', contentPath: results[p].data_uri,"
                       " resultPath: p})", svg)
-        img = page.wait_for_selector("img[src^='data:image/svg+xml']")
+        uri = page.evaluate("p => results[p].data_uri", svg)
+        page.wait_for_function("u => [...document.images].some(i => i.src === u && i.complete)",
+                               arg=uri)
+        natural = page.evaluate("u => [...document.images].find(i => i.src === u).naturalWidth",
+                                uri)
         width_pt = re.search(r'<svg[^>]* width="([0-9.]+)pt"',
                              (workdir / svg).read_text(encoding="utf-8")).group(1)
-        assert abs(img.evaluate("i => i.naturalWidth") - float(width_pt) * 4 / 3) < 1, width_pt
+        assert abs(natural - float(width_pt) * 4 / 3) < 1, (natural, width_pt)
         page.evaluate("""p => app.setView({content: 'html',
             contentPath: results[p].data_uri, resultPath: p})""", trace)
         page.wait_for_selector("iframe").content_frame().wait_for_selector("table")
