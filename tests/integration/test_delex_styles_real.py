@@ -42,6 +42,7 @@ SYSTEMS = PUBLISHED.systems
 CONVLAB2 = "thu-coai/ConvLab-2"
 #: The committed Table 4 metrics (``tables-bleu-styles`` output, in Git).
 COMMITTED = REPO / "results/metrics/bleu_styles.json"
+COMMITTED_RECORD = REPO / "results/records/bleu_styles.json"
 
 #: Our BLEU (4 decimals) in the paper's system order: damd mintl ubar soloist augpt labes dots
 #: marco hdsa hdno sfn uniconv lava.
@@ -280,18 +281,21 @@ def test_uniconv_row(request, style_references, table4_scores, tmp_path, predict
 
 def test_committed_table4_equals_a_fresh_run(table4_scores, tmp_path):
     """``tables-bleu-styles`` on the fresh ``score-bleu-styles`` output (the fixture, whose
-    rows the tests above check): the committed metrics JSON, byte for byte."""
+    rows the tests above check): the committed metrics JSON (numbers only) and its record
+    (with the signatures), byte for byte."""
     out = tmp_path / "tables"
     _invoke(tables_bleu_styles, [
         "--scores", table4_scores,
         "--published", REPO / "workflow/resources/published/nekvinda2021.yaml",
         "--table", out / "bleu_styles", "--ranking", out / "bleu_styles_ranking",
-        "--metrics", out / "bleu_styles.json", "--plot", out / "bleu_styles.csv"])
+        "--metrics", out / "bleu_styles.json", "--record", out / "bleu_styles.record.json",
+        "--plot", out / "bleu_styles.csv"])
     fresh = json.loads((out / "bleu_styles.json").read_text(encoding="utf-8"))
     committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
     assert fresh["bleu_styles"] == committed["bleu_styles"]
     assert fresh == committed
     assert (out / "bleu_styles.json").read_bytes() == COMMITTED.read_bytes()
+    assert (out / "bleu_styles.record.json").read_bytes() == COMMITTED_RECORD.read_bytes()
 
 
 #: Kendall's τ-b between the rankings of the 13 systems under two reference styles (issue 14),
