@@ -97,7 +97,7 @@ def _project_path(path: Path, name: str, data: bytes) -> str:
               help="The project's registry of your own files (created if missing).")
 def add_system(prediction_file: Path, name: str, model: str | None, kind: str | None,
                registry: Path) -> None:
-    """Workflow: register your own prediction file (any path) so that every table includes it.
+    """Register your own prediction file (any path) so that every table includes it.
 
     Adds ``mwzeval-predictions-NAME`` to the project's ``submissions.yaml`` (never to the
     package); a file outside the project is copied to ``data/submissions/NAME.json``. Then add
