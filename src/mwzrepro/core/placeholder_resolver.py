@@ -131,6 +131,9 @@ def _split_word(word: str) -> list[str]:
     exact = word in DOMAIN_WORDS or (word.endswith("s") and word[:-1] in DOMAIN_WORDS)
     if not word or word in lexicon() or exact or word in QUALIFIERS:
         return [word] if word else []
+    for tail in sorted(DOMAIN_WORDS, key=len, reverse=True):  # a slot phrase, then a domain
+        if word.endswith(tail) and word[:-len(tail)] in lexicon():  # (trainid + attraction)
+            return [word[:-len(tail)], tail]
     for head in sorted(DOMAIN_WORDS | QUALIFIERS, key=len, reverse=True):
         if word.startswith(head) and len(word) > len(head):
             return [head, *_split_word(word[len(head):])]

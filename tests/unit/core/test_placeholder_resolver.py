@@ -206,3 +206,25 @@ def test_the_key_scan_of_state_cells_agrees_with_the_parsed_scan(states):
     assert cells_have_unknown(cells) == bool(scan_states(states))
     for cell, state in zip(cells, states):
         assert (resolve_state_json(cell) != cell) <= bool(scan_states([state]))
+
+
+def test_every_joined_or_cased_form_reads_as_its_separated_form() -> None:
+    """The property above over its whole (finite) space, so no run depends on which examples
+    hypothesis draws: every domain (or none, first or last), qualifier and slot phrase,
+    joined in camel or Pascal case, or upper-cased with spaces."""
+    import itertools
+
+    bad = []
+    for domain, qualifier, phrase, case, last in itertools.product(
+            sorted(DOMAIN_WORDS) + [""], ["", "booking", "value", "book"], _SLOT_PHRASES,
+            ["camel", "pascal", "upper"], [True, False]):
+        words = [w for w in [qualifier, *phrase.split()] if w]
+        words = [w for w in ([*words, domain] if last else [domain, *words]) if w]
+        if case == "upper":
+            name = " ".join(words).upper()
+        else:
+            joined = "".join(w.capitalize() for w in words)
+            name = joined[0].lower() + joined[1:] if case == "camel" else joined
+        if resolve(name).unified != resolve("_".join(words)).unified:
+            bad.append(name)
+    assert not bad, bad[:20]
