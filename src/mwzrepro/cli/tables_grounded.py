@@ -45,7 +45,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...], table
     import json
     import tempfile
 
-    from mwzrepro import Evaluator
+    from mwzrepro.scorer.evaluator import Evaluator
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_metrics
     from mwzrepro.scorer.build import recipe

@@ -120,7 +120,7 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     >>> spec.df[["input", "states", "Inform", "Success grounded"]].values.tolist()
     [['oracle, lexicalized', 'gold', 90.0, 87.0], ['ubar', 'pred', 80.0, 77.0]]
     >>> record["signatures"]["grounded"]
-    'success_grounded|ver:mwz21|lex:1-<row>|v:0.1.0'
+    'success_grounded|ver:mwz21|lex:<row>|v:0.1.0'
 
     Raises:
         mwzrepro.core.signature.SignatureMismatch: rows scored with different settings.
