@@ -46,4 +46,4 @@ def test_oracle_row_is_the_corpus_text_figures(mirror, tmp_path):
     assert record["signatures"]["grounded"].endswith("|lex:1-gold|v:0.1.0")
     assert "|set:grounded|" in record["signatures"]["grounded"]
     md = (out / "t.md").read_text()
-    assert "| oracle, lexicalized | gold | 93.6 | 89.8 | 95.7 | 90.9 |" in md
+    assert "| oracle, lexicalized | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 |" in md

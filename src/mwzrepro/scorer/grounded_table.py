@@ -34,6 +34,9 @@ ORACLE_ROW = "oracle, lexicalized"
 
 #: ``to_dict()`` signature keys of the table's column groups.
 _SIGNATURES = {"standard": "success", "grounded": "success_grounded", "grounding": "grounding"}
+#: Signature fields that differ between the rows (shown as columns ``states``, ``domains``,
+#: ``coverage``; ``lex`` is ``1-gold`` for the oracle row, ``1-pred`` for the others).
+_PER_ROW = ("state", "dom", "cov", "lex")
 
 
 def corpus_text(resources: Any) -> dict[str, list[dict[str, str]]]:
@@ -98,29 +101,49 @@ def grounded_cells(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _with_coverage(text: str, sigs: list[str]) -> str:
+    """``text`` with ``cov:<row>`` before ``lex`` when some rows have a ``cov`` field and the
+    first has none (:func:`~mwzrepro.core.signature.table_signature` takes the first row's
+    fields).
+
+    >>> _with_coverage("I|thr:90|lex:<row>|v:1", ["I|lex:1-gold|v:1", "I|cov:9/10|lex:1-pred|v:1"])
+    'I|thr:90|cov:<row>|lex:<row>|v:1'
+    """
+    from mwzrepro.core.signature import PER_ROW, Signature
+
+    sig = Signature.parse(text)
+    if "cov" in sig.fields or not any("cov" in Signature.parse(s).fields for s in sigs):
+        return text
+    fields = {k: v for k, v in sig.fields.items() if k != "lex"}
+    fields["cov"] = PER_ROW
+    fields.update({k: v for k, v in sig.fields.items() if k == "lex"})
+    return Signature(sig.metric, fields, sig.version).format()
+
+
 def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
                    ) -> tuple[TableSpec, dict[str, Any]]:
     """The table and its metrics record from ``{row label: result.to_dict()}``.
 
-    Rows: :data:`ORACLE_ROW` first, then the others sorted by label; column ``states`` is the
-    state source of the ``lex`` field (``gold``, ``pred``). The record is ``{"version",
-    "rows": {label: {"states", "standard": {"inform", "success"}, "grounded": {...},
+    Rows: :data:`ORACLE_ROW` first, then the others sorted by label; columns ``states``,
+    ``domains`` and ``coverage`` are the signature fields ``state``, ``dom`` and ``cov``
+    (``full`` without one) of the row. The record is ``{"version", "rows": {label:
+    {"states", "domains", "standard": {"inform", "success"}, "grounded": {...},
     "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``.
 
-    >>> sig = "{}|system:{}|ver:mwz21|lex:1-{}|v:0.1.0"
+    >>> sig = "{}|system:{}|ver:mwz21|state:{}|lex:1-{}|v:0.1.0"
     >>> def res(system, state, n):
     ...     return {"success": {"inform": {"total": n}, "success": {"total": n - 1}},
     ...             "success_grounded": {"inform": {"total": n - 2}, "success": {"total": n - 3}},
     ...             "grounding": {"attribute_accuracy": {"total": 99.0}, "entity_f1": {"f1": 50.0},
     ...                           "unknown_venues": {"count": 2}},
-    ...             "signatures": {k: sig.format(k, system, state) for k in
+    ...             "signatures": {k: sig.format(k, system, state, state) for k in
     ...                            ("success", "success_grounded", "grounding")}}
     >>> spec, record = grounded_table({"ubar": res("ubar", "pred", 80.0),
     ...                                ORACLE_ROW: res("oracle", "gold", 90.0)}, "mwz21")
     >>> spec.df[["input", "states", "Inform", "Success grounded"]].values.tolist()
     [['oracle, lexicalized', 'gold', 90.0, 87.0], ['ubar', 'pred', 80.0, 77.0]]
     >>> record["signatures"]["grounded"]
-    'success_grounded|ver:mwz21|lex:<row>|v:0.1.0'
+    'success_grounded|ver:mwz21|state:<row>|lex:<row>|v:0.1.0'
 
     Raises:
         mwzrepro.core.signature.SignatureMismatch: rows scored with different settings.
@@ -136,11 +159,12 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     for label in labels:
         res = results[label]
         cells = grounded_cells(res)
-        states = Signature.parse(res["signatures"]["success"]).fields.get("lex", "–")
-        states = states.split("-", 1)[-1]
-        rows.append({"input": label, "states": states, **cells})
+        fields = Signature.parse(res["signatures"]["success"]).fields
+        states, domains = fields.get("state", "–"), fields.get("dom", "–")
+        rows.append({"input": label, "states": states, "domains": domains,
+                     "coverage": fields.get("cov", "full"), **cells})
         record_rows[label] = {
-            "states": states,
+            "states": states, "domains": domains,
             "standard": {"inform": cells["Inform"], "success": cells["Success"]},
             "grounded": {"inform": cells["Inform grounded"],
                          "success": cells["Success grounded"]},
@@ -151,13 +175,14 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     signatures = {}
     for group, key in _SIGNATURES.items():
         sigs = [results[label]["signatures"][key] for label in labels]
-        check_compatible(sigs, vary=("system", "lex"), where=f"{group} columns")
-        signatures[group] = table_signature(sigs, per_row=("lex",))
+        check_compatible(sigs, vary=("system",) + _PER_ROW, where=f"{group} columns")
+        signatures[group] = _with_coverage(table_signature(sigs, per_row=_PER_ROW), sigs)
     notes = [f"{group}: {sig}" for group, sig in signatures.items()] + [
         f"{version} test set, lexicalized text (lex:1). '{ORACLE_ROW}': the corpus's own "
         "lexicalized responses with gold states (the upper bound); every other row: the "
         "system's delexicalized output filled from its own predicted state (consistent mode, "
-        "hearing the venues the user names). 'states': the state source of lex:1.",
+        "hearing the venues the user names). 'states', 'domains', 'coverage': the row's "
+        "signature fields state, dom and cov.",
         "Grounded (set:grounded): the offered venue is the venue named, a requestable counts "
         "only with the named venue's true value. Attribute accuracy: % of values given for a "
         "named venue or train equal to the database. Entity F1: database and ontology values "
@@ -167,6 +192,6 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     df = pd.DataFrame(rows)
     spec = TableSpec(df, f"Inform/Success of lexicalized text, standard and grounded ({version})",
                      decimals={c: (0 if c == "unknown venues" else 1) for c in df.columns
-                               if c not in ("input", "states")},
+                               if c not in ("input", "states", "domains", "coverage")},
                      notes=notes)
     return spec, {"version": version, "rows": record_rows, "signatures": signatures}

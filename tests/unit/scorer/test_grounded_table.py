@@ -12,12 +12,13 @@ from mwzrepro.core.io import write_metrics
 from mwzrepro.core.signature import SignatureMismatch
 from mwzrepro.scorer.grounded_table import ORACLE_ROW, grounded_table, has_states
 
-SIG = "{}|system:{}|ver:mwz21|set:{}|thr:90|cov:1000/1000|lex:1-{}|v:0.1.0"
+SIG = "{}|system:{}|ver:mwz21|state:{}|dom:{}|set:{}|thr:{}{}|lex:1-{}|v:0.1.0"
 
 
-def result(system, state, std, grounded, acc, f1, unknown, thr="90"):
+def result(system, state, std, grounded, acc, f1, unknown, thr="90", dom="provided", cov=""):
     def sig(key, setting):
-        return SIG.format(key, system, setting, state).replace("thr:90", f"thr:{thr}")
+        return SIG.format(key, system, state, dom, setting, thr, cov,
+                          "gold" if state == "gold" else "pred")
 
     return {
         "success": {"inform": {"total": std[0]}, "success": {"total": std[1]}},
@@ -34,32 +35,38 @@ def result(system, state, std, grounded, acc, f1, unknown, thr="90"):
 @pytest.fixture
 def results():
     return {
-        "ubar": result("ubar", "pred", (83.4, 70.3), (85.1, 66.0), 99.8, 61.25, 3),
-        "damd": result("damd", "pred", (76.4, 60.4), (74.0, 55.5), 99.5, 55.0, 0),
-        ORACLE_ROW: result("oracle", "gold", (93.6, 89.8), (95.7, 90.9), 98.4, 100.0, 12),
+        "ubar": result("ubar", "predicted", (83.4, 70.3), (85.1, 66.0), 99.8, 61.25, 3),
+        "damd": result("damd", "predicted", (76.4, 60.4), (74.0, 55.5), 99.5, 55.0, 0,
+                       cov="|cov:944/1000"),
+        ORACLE_ROW: result("oracle", "gold", (93.6, 89.8), (95.7, 90.9), 98.4, 100.0, 12,
+                           dom="estimated"),
     }
 
 
 def test_rows_columns_and_rendering(results, tmp_path):
     spec, record = grounded_table(results, "mwz21")
     assert list(spec.df["input"]) == [ORACLE_ROW, "damd", "ubar"]
-    assert list(spec.df["states"]) == ["gold", "pred", "pred"]
+    assert list(spec.df["states"]) == ["gold", "predicted", "predicted"]
+    assert list(spec.df["domains"]) == ["estimated", "provided", "provided"]
+    assert list(spec.df["coverage"]) == ["full", "944/1000", "full"]
     assert list(spec.df.columns) == [
-        "input", "states", "Inform", "Success", "Inform grounded", "Success grounded",
+        "input", "states", "domains", "coverage", "Inform", "Success", "Inform grounded", "Success grounded",
         "attribute accuracy %", "entity F1", "unknown venues"]
     spec.render(tmp_path / "t")
     md = (tmp_path / "t.md").read_text()
-    assert "| oracle, lexicalized | gold | 93.6 | 89.8 | 95.7 | 90.9 | 98.4 | 100.0 | 12 |" in md
-    assert "| ubar | pred | 83.4 | 70.3 | 85.1 | 66.0 | 99.8 | 61.2 | 3 |" in md  # half-even
+    assert ("| oracle, lexicalized | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 | 98.4 "
+            "| 100.0 | 12 |") in md
+    assert "| ubar | predicted | provided | full | 83.4 | 70.3 | 85.1 | 66.0 | 99.8 | 61.2 | 3 |" \
+        in md  # 61.25: round half to even
     assert "ubar" not in "".join(spec.notes) and "oracle|" not in "".join(spec.notes)
-    assert "grounded: success|ver:mwz21|set:grounded|thr:90|cov:1000/1000|lex:<row>|v:0.1.0" \
-        in spec.notes
+    assert ("grounded: success|ver:mwz21|state:<row>|dom:<row>|set:grounded|thr:90|cov:<row>|"
+            "lex:<row>|v:0.1.0") in spec.notes
     csv = (tmp_path / "t.csv").read_text().splitlines()
-    assert csv[1].startswith("oracle, lexicalized,gold,93.6,89.8,95.7,90.9") or \
-        csv[1].startswith('"oracle, lexicalized",gold,93.6,89.8,95.7,90.9')
+    assert csv[1] == '"oracle, lexicalized",gold,estimated,full,93.6,89.8,95.7,90.9,98.4,100.0,12'
     assert (tmp_path / "t.tex").is_file()
     assert record["rows"]["damd"] == {
-        "states": "pred", "standard": {"inform": 76.4, "success": 60.4},
+        "states": "predicted", "domains": "provided",
+        "standard": {"inform": 76.4, "success": 60.4},
         "grounded": {"inform": 74.0, "success": 55.5}, "attribute_accuracy": 99.5,
         "entity_f1": 55.0, "unknown_venues": 0}
 
@@ -71,11 +78,12 @@ def test_metrics_are_numbers_and_record_has_signatures(results, tmp_path):
     assert metrics["rows"][ORACLE_ROW]["grounded"] == {"inform": 95.7, "success": 90.9}
     assert "signatures" not in metrics and "states" not in metrics["rows"]["ubar"]
     full = json.loads((tmp_path / "r.json").read_text())
-    assert full["signatures"]["standard"].startswith("success|ver:mwz21|set:standard|")
+    assert full["signatures"]["standard"] == \
+        "success|ver:mwz21|state:<row>|dom:<row>|set:standard|thr:90|cov:<row>|lex:<row>|v:0.1.0"
 
 
 def test_settings_that_differ_are_refused(results):
-    results["damd"] = result("damd", "pred", (1, 1), (1, 1), 1, 1, 0, thr="80")
+    results["damd"] = result("damd", "predicted", (1, 1), (1, 1), 1, 1, 0, thr="80")
     with pytest.raises(SignatureMismatch, match="standard columns"):
         grounded_table(results, "mwz21")
 
