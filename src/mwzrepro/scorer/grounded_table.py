@@ -128,7 +128,8 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     ``domains`` and ``coverage`` are the signature fields ``state``, ``dom`` and ``cov``
     (``full`` without one) of the row. The record is ``{"version", "rows": {label:
     {"states", "domains", "standard": {"inform", "success"}, "grounded": {...},
-    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``.
+    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``, the label ``oracle`` for
+    :data:`ORACLE_ROW` (as in ``results/metrics/standard.json``).
 
     >>> sig = "{}|system:{}|ver:mwz21|state:{}|lex:1-{}|v:0.1.0"
     >>> def res(system, state, n):
@@ -163,7 +164,7 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
         states, domains = fields.get("state", "–"), fields.get("dom", "–")
         rows.append({"input": label, "states": states, "domains": domains,
                      "coverage": fields.get("cov", "full"), **cells})
-        record_rows[label] = {
+        record_rows["oracle" if label == ORACLE_ROW else label] = {
             "states": states, "domains": domains,
             "standard": {"inform": cells["Inform"], "success": cells["Success"]},
             "grounded": {"inform": cells["Inform grounded"],

@@ -75,7 +75,7 @@ def test_metrics_are_numbers_and_record_has_signatures(results, tmp_path):
     _, record = grounded_table(results, "mwz21")
     write_metrics(record, tmp_path / "m.json", tmp_path / "r.json")
     metrics = json.loads((tmp_path / "m.json").read_text())
-    assert metrics["rows"][ORACLE_ROW]["grounded"] == {"inform": 95.7, "success": 90.9}
+    assert metrics["rows"]["oracle"]["grounded"] == {"inform": 95.7, "success": 90.9}
     assert "signatures" not in metrics and "states" not in metrics["rows"]["ubar"]
     full = json.loads((tmp_path / "r.json").read_text())
     assert full["signatures"]["standard"] == \
