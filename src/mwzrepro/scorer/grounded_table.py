@@ -128,8 +128,8 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     ``domains`` and ``coverage`` are the signature fields ``state``, ``dom`` and ``cov``
     (``full`` without one) of the row. The record is ``{"version", "rows": {label:
     {"states", "domains", "standard": {"inform", "success"}, "grounded": {...},
-    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``, the label ``oracle`` for
-    :data:`ORACLE_ROW` (as in ``results/metrics/standard.json``).
+    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``,
+    the label ``oracle`` for :data:`ORACLE_ROW` (as in ``results/metrics/standard.json``).
 
     >>> sig = "{}|system:{}|ver:mwz21|state:{}|lex:1-{}|v:0.1.0"
     >>> def res(system, state, n):
