@@ -50,7 +50,8 @@ def test_rows_columns_and_rendering(results, tmp_path):
     assert list(spec.df["domains"]) == ["estimated", "provided", "provided"]
     assert list(spec.df["coverage"]) == ["full", "944/1000", "full"]
     assert list(spec.df.columns) == [
-        "input", "states", "domains", "coverage", "Inform", "Success", "Inform grounded", "Success grounded",
+        "input", "states", "domains", "coverage", "Inform", "Success", "Inform grounded",
+        "Success grounded",
         "attribute accuracy %", "entity F1", "unknown venues"]
     spec.render(tmp_path / "t")
     md = (tmp_path / "t.md").read_text()
