@@ -7,8 +7,11 @@ Rows:
   and postcode by a wrong one of the same shape (seeded; :mod:`mwzrepro.scorer.grounding_probes`,
   as the real-data tests build them);
 * the 13 public systems with predicted states, each relexicalized from its own predicted state
-  (:func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions`, ``consistent`` mode,
-  hearing the venues the user names) and scored with ``lexicalized=True, setting="all"``.
+  (:func:`mwzrepro.scorer.grounded_table.round_trip`: ``lexicalize_predictions`` in its
+  ``consistent`` mode, hearing the venues the user names) and scored with
+  ``lexicalized=True, setting="all"``. The pipeline's ``tables-grounded`` step builds the
+  same rows (without the probes and the g+/g- counts) into
+  ``results/tables/inform_success_grounded``.
 
 Per row: standard and grounded Inform/Success, attribute accuracy, entity F1, unknown venues,
 and the dialogues whose Inform differs (``g+``: grounded informs and standard does not — mostly
@@ -62,13 +65,11 @@ def differences(evaluator, data, source):
 
 
 def row(evaluator, label, data, examples):
+    from mwzrepro.scorer.grounded_table import grounded_cells
+
     d = evaluator.evaluate(data, label).to_dict()
     plus, minus = differences(evaluator, data, label)
-    g = d["grounding"]
-    cells = [label, d["success"]["inform"]["total"], d["success"]["success"]["total"],
-             d["success_grounded"]["inform"]["total"], d["success_grounded"]["success"]["total"],
-             g["attribute_accuracy"]["total"], g["entity_f1"]["f1"],
-             g["unknown_venues"]["count"], len(plus), len(minus)]
+    cells = [label, *grounded_cells(d).values(), len(plus), len(minus)]
     print("| " + " | ".join(c if isinstance(c, str) else f"{c:.1f}" if isinstance(c, float)
                             else str(c) for c in cells) + " |", flush=True)
     if examples:
@@ -97,8 +98,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from mwzrepro import Evaluator
-    from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
-    from mwzrepro.scorer.grounding import user_named
+    from mwzrepro.scorer.grounded_table import corpus_text, round_trip
     from tests.conftest import mirror_file
 
     logging.getLogger("mwzrepro").setLevel(logging.ERROR)
@@ -108,19 +108,14 @@ def main() -> None:
           "attribute acc. % | entity F1 | unknown venues | g+ | g- |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     if not args.no_corpus:
-        refs = e.resources.references
-        corpus: dict[str, list] = {}
-        for did, text in zip(refs["dialogue_id"], refs["text"]):
-            corpus.setdefault(did, []).append({"response": text})
+        corpus = corpus_text(e.resources)
         row(e, "corpus text", corpus, args.examples)
         for label, data in probes(e, corpus):
             row(e, label, data, args.examples)
     for system in filter(None, args.systems.split(",")):
         data = json.loads(mirror_file(args.mirror, EVALUATOR, f"predictions/{system}.json")
                           .read_text(encoding="utf-8"))
-        lexical = lexicalize_predictions(data, e._database(), consistent=True,
-                                         user_named=user_named(e.resources))
-        row(e, system, lexical, args.examples)
+        row(e, system, round_trip(data, e), args.examples)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,12 @@ PAPER_ND = "Nekvinda & Dušek 2021"
 PAPER_FGA = "Dey et al. 2022 (FGA)"
 PAPER_QIAN = "Qian et al. 2021"
 STATS = "Statistics (CIs, significance, rankings)"
+GROUNDED = "Grounded scoring (issue 27)"
 REPORT_AREAS = [
     ("bleu_styles", PAPER_ND, "BLEU by reference style (Table 4)"),
     ("delex_example", PAPER_ND, "Delexicalization example (Table 2)"),
     ("bleu", PAPER_ND, "BLEU by version"),
+    ("inform_success_grounded", GROUNDED, "Inform/Success of lexicalized text"),
     ("inform_success_trace", PAPER_ND, "Inform/Success trace (Table 7)"),
     ("inform_success", PAPER_ND, "Inform/Success (Table 5)"),
     ("richness", PAPER_ND, "Lexical richness (Table 6)"),

@@ -7,6 +7,8 @@
 #                              process, one pair of files per system
 #   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
+#   tables-grounded            standard against grounded Inform/Success of lexicalized text
+#                              (2.1 test set: the corpus's own text, round-trip systems)
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
 STANDARD_DB = {
     "restaurant": raw("multiwoz-db-restaurant-db"),
@@ -222,12 +224,45 @@ rule tables_trace:
         " {params.options} --table results/tables/inform_success_trace --log {log}"
 
 
+# Issue 27: the corpus's own lexicalized responses ("oracle, lexicalized") and each system with
+# predicted states relexicalized from them, scored standard and grounded (2.1 only: the
+# scorer's resources are built in the job from the downloaded raw files).
+GROUNDED_VERSION = "mwz21"
+
+
+rule tables_grounded:
+    input:
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        dialogues=raw(f"{GROUNDED_VERSION}-test"),
+        predictions=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
+        registry=ancient(REGISTRY),
+        code=code("tables-grounded"),
+    output:
+        table=multiext("results/tables/inform_success_grounded", ".md", ".csv", ".tex"),
+        metrics="results/metrics/inform_success_grounded.json",
+        record="results/records/inform_success_grounded.json",
+    log:
+        "logs/tables-grounded.log",
+    conda:
+        ENV
+    params:
+        systems=SYSTEM_OPTIONS,
+        options=options("inform"),
+        version=GROUNDED_VERSION,
+    shell:
+        "mwzrepro tables-grounded --raw-dir data/raw --version {params.version}"
+        " {params.systems} {params.options} --table results/tables/inform_success_grounded"
+        " --metrics {output.metrics} --record {output.record} --log {log}"
+
+
 ALL_TARGETS.extend(
     f"data/interim/{d['version']}/{d['split']}/{t}.parquet"
     for d in DATASETS.values()
     for t in EVAL_TABLES
 )
 ALL_TARGETS.extend(rules.tables_standard.output)
+if any(d["version"] == GROUNDED_VERSION and d["split"] == "test" for d in DATASETS.values()):
+    ALL_TARGETS.extend(rules.tables_grounded.output)
 # Only when the paper's system is scored (a reduced params.yaml may leave it out).
 if "ubar" in SYSTEMS:
     ALL_TARGETS.extend(rules.tables_trace.output)

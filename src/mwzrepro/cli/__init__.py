@@ -65,6 +65,7 @@ COMMANDS: dict[str, str] = {
     "tables-delex-example": "mwzrepro.cli.paper:tables_delex_example",
     "tables-dst": "mwzrepro.cli.dst_tables:tables_dst",
     "tables-fga-stats": "mwzrepro.cli.paper:tables_fga_stats",
+    "tables-grounded": "mwzrepro.cli.tables_grounded:tables_grounded",
     "tables-outputs": "mwzrepro.cli.paper:tables_outputs",
     "tables-standard": "mwzrepro.cli.tables_standard:tables_standard",
     "tables-trace": "mwzrepro.cli.trace_table:tables_trace",

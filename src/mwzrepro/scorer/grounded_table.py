@@ -1,0 +1,198 @@
+"""The ``inform_success_grounded`` table (issue 27, "The pipeline"): standard against grounded
+Inform/Success of lexicalized text, with the grounding block's attribute accuracy, entity F1
+and unknown venues, one row per input.
+
+Rows:
+
+* ``oracle, lexicalized`` (:data:`ORACLE_ROW`): the corpus's own lexicalized test responses
+  (:func:`corpus_text`), scored with the gold states — the upper bound;
+* each public system with predicted states, its delexicalized output filled from its own
+  predicted state (:func:`round_trip`:
+  :func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions` in its ``consistent``
+  mode, hearing the venues the user names) — the round-trip systems.
+
+Every row is one ``Evaluator(lexicalized=True, setting="all").evaluate(...).to_dict()``
+(:mod:`mwzrepro.scorer.grounding`); :func:`grounded_table` assembles the rows, checks that
+their signatures agree on everything but the system and the ``lex`` state source, and puts
+one signature per column group in the notes (no system names). ``benchmarks/
+grounded_round_trip.py`` builds its rows with the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mwzrepro.core.signature import check_compatible, table_signature
+from mwzrepro.core.tables import TableSpec
+
+__all__ = ["ORACLE_ROW", "corpus_text", "has_states", "round_trip", "grounded_cells",
+           "grounded_table"]
+
+#: Label of the corpus's own lexicalized responses.
+ORACLE_ROW = "oracle, lexicalized"
+
+#: ``to_dict()`` signature keys of the table's column groups.
+_SIGNATURES = {"standard": "success", "grounded": "success_grounded", "grounding": "grounding"}
+#: Signature fields that differ between the rows (shown as columns ``states``, ``domains``,
+#: ``coverage``; ``lex`` is ``1-gold`` for the oracle row, ``1-pred`` for the others).
+_PER_ROW = ("state", "dom", "cov", "lex")
+
+
+def corpus_text(resources: Any) -> dict[str, list[dict[str, str]]]:
+    """The corpus's own lexicalized test system turns as a prediction mapping
+    ``{dialogue id: [{"response": text}, ...]}`` (from ``resources.references``, a
+    :class:`mwzrepro.scorer.resources.VersionResources`).
+
+    >>> class R: references = {"dialogue_id": ["a", "a", "b"], "text": ["x", "y", "z"]}
+    >>> corpus_text(R())
+    {'a': [{'response': 'x'}, {'response': 'y'}], 'b': [{'response': 'z'}]}
+    """
+    refs = resources.references
+    out: dict[str, list[dict[str, str]]] = {}
+    for did, text in zip(refs["dialogue_id"], refs["text"]):
+        out.setdefault(did, []).append({"response": text})
+    return out
+
+
+def has_states(data: Mapping[str, Any]) -> bool:
+    """Whether a prediction mapping gives a belief state (``state``) in any turn.
+
+    >>> has_states({"a": [{"response": "x"}]}), has_states({"a": [{"response": "x", "state": {}}]})
+    (False, True)
+    """
+    return any(isinstance(t, Mapping) and "state" in t
+               for turns in data.values() if isinstance(turns, list) for t in turns)
+
+
+def round_trip(data: Mapping[str, Any], ctx: Any) -> dict[str, Any]:
+    """A delexicalized prediction mapping lexicalized from its own predicted states
+    (``consistent`` mode, hearing the user's named venues), with the database and resources of
+    ``ctx`` (a lexicalized :class:`mwzrepro.scorer.context.ScoringContext`).
+
+    Raises:
+        InputError: a malformed prediction mapping.
+    """
+    from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
+    from mwzrepro.scorer.grounding import user_named
+
+    return lexicalize_predictions(data, ctx._database(), consistent=True,
+                                  user_named=user_named(ctx.resources))
+
+
+def grounded_cells(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The numbers of one row from a ``setting="all"`` lexicalized result's ``to_dict()``:
+    Inform/Success in percent (standard and grounded), attribute accuracy in percent, entity
+    F1 in percent, unknown venues (count).
+
+    Raises:
+        KeyError: the result has no grounded block (not scored with ``setting="all"`` or
+            ``"grounded"``).
+    """
+    g = result["grounding"]
+    return {
+        "Inform": result["success"]["inform"]["total"],
+        "Success": result["success"]["success"]["total"],
+        "Inform grounded": result["success_grounded"]["inform"]["total"],
+        "Success grounded": result["success_grounded"]["success"]["total"],
+        "attribute accuracy %": g["attribute_accuracy"]["total"],
+        "entity F1": g["entity_f1"]["f1"],
+        "unknown venues": int(g["unknown_venues"]["count"]),
+    }
+
+
+def _with_coverage(text: str, sigs: list[str]) -> str:
+    """``text`` with ``cov:<row>`` before ``lex`` when some rows have a ``cov`` field and the
+    first has none (:func:`~mwzrepro.core.signature.table_signature` takes the first row's
+    fields).
+
+    >>> _with_coverage("I|thr:90|lex:<row>|v:1", ["I|lex:1-gold|v:1", "I|cov:9/10|lex:1-pred|v:1"])
+    'I|thr:90|cov:<row>|lex:<row>|v:1'
+    """
+    from mwzrepro.core.signature import PER_ROW, Signature
+
+    sig = Signature.parse(text)
+    if "cov" in sig.fields or not any("cov" in Signature.parse(s).fields for s in sigs):
+        return text
+    fields = {k: v for k, v in sig.fields.items() if k != "lex"}
+    fields["cov"] = PER_ROW
+    fields.update({k: v for k, v in sig.fields.items() if k == "lex"})
+    return Signature(sig.metric, fields, sig.version).format()
+
+
+def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
+                   ) -> tuple[TableSpec, dict[str, Any]]:
+    """The table and its metrics record from ``{row label: result.to_dict()}``.
+
+    Rows: :data:`ORACLE_ROW` first, then the others sorted by label; columns ``states``,
+    ``domains`` and ``coverage`` are the signature fields ``state``, ``dom`` and ``cov``
+    (``full`` without one) of the row. The record is ``{"version", "rows": {label:
+    {"states", "domains", "standard": {"inform", "success"}, "grounded": {...},
+    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``,
+    the label ``oracle`` for :data:`ORACLE_ROW` (as in ``results/metrics/standard.json``).
+
+    >>> sig = "{}|system:{}|ver:mwz21|state:{}|lex:1-{}|v:0.1.0"
+    >>> def res(system, state, n):
+    ...     return {"success": {"inform": {"total": n}, "success": {"total": n - 1}},
+    ...             "success_grounded": {"inform": {"total": n - 2}, "success": {"total": n - 3}},
+    ...             "grounding": {"attribute_accuracy": {"total": 99.0}, "entity_f1": {"f1": 50.0},
+    ...                           "unknown_venues": {"count": 2}},
+    ...             "signatures": {k: sig.format(k, system, state, state) for k in
+    ...                            ("success", "success_grounded", "grounding")}}
+    >>> spec, record = grounded_table({"ubar": res("ubar", "pred", 80.0),
+    ...                                ORACLE_ROW: res("oracle", "gold", 90.0)}, "mwz21")
+    >>> spec.df[["input", "states", "Inform", "Success grounded"]].values.tolist()
+    [['oracle, lexicalized', 'gold', 90.0, 87.0], ['ubar', 'pred', 80.0, 77.0]]
+    >>> record["signatures"]["grounded"]
+    'success_grounded|ver:mwz21|state:<row>|lex:<row>|v:0.1.0'
+
+    Raises:
+        mwzrepro.core.signature.SignatureMismatch: rows scored with different settings.
+        KeyError: a result without the grounded blocks.
+    """
+    import pandas as pd
+
+    from mwzrepro.core.signature import Signature
+
+    labels = ([ORACLE_ROW] if ORACLE_ROW in results else []) + sorted(
+        label for label in results if label != ORACLE_ROW)
+    rows, record_rows = [], {}
+    for label in labels:
+        res = results[label]
+        cells = grounded_cells(res)
+        fields = Signature.parse(res["signatures"]["success"]).fields
+        states, domains = fields.get("state", "–"), fields.get("dom", "–")
+        rows.append({"input": label, "states": states, "domains": domains,
+                     "coverage": fields.get("cov", "full"), **cells})
+        record_rows["oracle" if label == ORACLE_ROW else label] = {
+            "states": states, "domains": domains,
+            "standard": {"inform": cells["Inform"], "success": cells["Success"]},
+            "grounded": {"inform": cells["Inform grounded"],
+                         "success": cells["Success grounded"]},
+            "attribute_accuracy": cells["attribute accuracy %"],
+            "entity_f1": cells["entity F1"],
+            "unknown_venues": cells["unknown venues"],
+        }
+    signatures = {}
+    for group, key in _SIGNATURES.items():
+        sigs = [results[label]["signatures"][key] for label in labels]
+        check_compatible(sigs, vary=("system",) + _PER_ROW, where=f"{group} columns")
+        signatures[group] = _with_coverage(table_signature(sigs, per_row=_PER_ROW), sigs)
+    notes = [f"{group}: {sig}" for group, sig in signatures.items()] + [
+        f"{version} test set, lexicalized text (lex:1). '{ORACLE_ROW}': the corpus's own "
+        "lexicalized responses with gold states (the upper bound); every other row: the "
+        "system's delexicalized output filled from its own predicted state (consistent mode, "
+        "hearing the venues the user names). 'states', 'domains', 'coverage': the row's "
+        "signature fields state, dom and cov.",
+        "Grounded (set:grounded): the offered venue is the venue named, a requestable counts "
+        "only with the named venue's true value. Attribute accuracy: % of values given for a "
+        "named venue or train equal to the database. Entity F1: database and ontology values "
+        "against the corpus's own response of the turn (micro, %). Unknown venues: name-like "
+        "phrases in a venue name's place matching no database venue.",
+    ]
+    df = pd.DataFrame(rows)
+    spec = TableSpec(df, f"Inform/Success of lexicalized text, standard and grounded ({version})",
+                     decimals={c: (0 if c == "unknown venues" else 1) for c in df.columns
+                               if c not in ("input", "states", "domains", "coverage")},
+                     notes=notes)
+    return spec, {"version": version, "rows": record_rows, "signatures": signatures}

@@ -1,0 +1,48 @@
+"""The pipeline step ``tables-grounded`` (issue 27, "The pipeline") on the real data mirror:
+its ``oracle, lexicalized`` row is the corpus text's figures of
+``tests/integration/test_grounded_real.py`` (standard 93.6 / 89.8, grounded 95.7 / 90.9,
+attribute accuracy >= 97 %, entity F1 100.0); a system whose file gives no predicted states
+(HDSA) is left out. The raw directory holds the registry's files as links into the mirror,
+as ``data/raw`` holds them after the download step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from mwzrepro.core.sources import mirror_path
+from mwzrepro.scorer.build import recipe
+from mwzrepro.scorer.fetch import registry_sources
+from tests.conftest import mirror_file
+
+pytestmark = pytest.mark.mirror
+
+
+def test_oracle_row_is_the_corpus_text_figures(mirror, tmp_path):
+    from mwzrepro.cli.tables_grounded import tables_grounded
+
+    raw = tmp_path / "raw"
+    for source in registry_sources(recipe("mwz21").source_ids()).values():
+        (raw / source.path).parent.mkdir(parents=True, exist_ok=True)
+        (raw / source.path).symlink_to(mirror_path(mirror, source.url))
+    (raw / "mwzeval" / "predictions").mkdir(parents=True)
+    (raw / "mwzeval" / "predictions" / "hdsa.json").symlink_to(
+        mirror_file(mirror, "Tomiinek/MultiWOZ_Evaluation", "predictions/hdsa.json"))
+    out = tmp_path / "out"
+    run = CliRunner().invoke(tables_grounded, [
+        "--raw-dir", str(raw), "--system", "hdsa", "--table", str(out / "t"),
+        "--metrics", str(out / "m.json"), "--record", str(out / "r.json")])
+    assert run.exit_code == 0, run.output
+    metrics = json.loads((out / "m.json").read_text())
+    assert list(metrics["rows"]) == ["oracle"]          # hdsa: no predicted states
+    row = metrics["rows"]["oracle"]
+    assert row["standard"] == {"inform": 93.6, "success": 89.8}
+    assert row["grounded"] == {"inform": 95.7, "success": 90.9}
+    assert row["attribute_accuracy"] >= 97 and row["entity_f1"] == 100.0
+    record = json.loads((out / "r.json").read_text())
+    assert record["signatures"]["grounded"].endswith("|lex:1-gold|v:0.1.0")
+    assert "|set:grounded|" in record["signatures"]["grounded"]
+    md = (out / "t.md").read_text()
+    assert "| oracle, lexicalized | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 |" in md
