@@ -239,8 +239,8 @@ rule tables_grounded:
         code=code("tables-grounded"),
     output:
         table=multiext("results/tables/inform_success_grounded", ".md", ".csv", ".tex"),
-        metrics="results/metrics/inform_success_grounded.json",
-        record="results/records/inform_success_grounded.json",
+        metrics="results/metrics/grounded.json",
+        record="results/records/grounded.json",
     log:
         "logs/tables-grounded.log",
     conda:
