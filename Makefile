@@ -50,4 +50,6 @@ bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline run
 	$(BIN)/python benchmarks/score_public.py
 	$(BIN)/python benchmarks/score_cli.py
 	$(BIN)/python benchmarks/score_lexicalized.py
+	$(BIN)/python benchmarks/score_extended_line.py
+	$(BIN)/python benchmarks/score_many.py
 	$(BIN)/python benchmarks/bootstrap.py
