@@ -61,6 +61,23 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     return wall
 
 
+def best_walls(cmd: list[str], rows: dict[str, list[str]], cwd: Path, env: dict[str, str],
+               repeat: int, system: str) -> dict[str, float]:
+    """``{label: best wall seconds}`` of ``cmd + arguments`` for each row, the rows run in
+    turn ``repeat`` times (alternating, so a load change hits every row alike); prints the
+    heading and one line per row."""
+    walls: dict[str, list[float]] = {label: [] for label in rows}
+    for _ in range(repeat):
+        for label, extra in rows.items():
+            walls[label].append(timed(cmd + extra, cwd, env))
+    print(f"mwzrepro score {system} (all metrics), {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f}, best of {repeat}")
+    best = {label: min(w) for label, w in walls.items()}
+    for label, wall in best.items():
+        print(f"  {label:<42} {wall:6.2f} s wall")
+    return best
+
+
 #: A process doing what ``mwzrepro score`` does before scoring: the score path's imports
 #: (argv[1]: JSON list of top-level modules) and the verification of the cached resources.
 STARTUP = """

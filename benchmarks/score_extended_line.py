@@ -20,7 +20,6 @@ Wall times depend on other load on the machine; the load average is printed with
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +27,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from score_cli import prediction, scorer_arguments, scorer_sandbox, timed  # noqa: E402
+from score_cli import (  # noqa: E402
+    best_walls,
+    prediction,
+    scorer_arguments,
+    scorer_sandbox,
+    timed,
+)
 
 
 def descriptive_file(source: Path, target: Path) -> int:
@@ -57,17 +62,9 @@ def main() -> None:
         timed(cmd + [str(plain)], empty, env)  # warm-up: builds the resources
         dialect = work / f"{args.system}-descriptive.json"
         n = descriptive_file(plain, dialect)
-        rows = {"published file (no extended line)": str(plain),
-                f"[reference_number] x{n} (extended line)": str(dialect)}
-        walls: dict[str, list[float]] = {label: [] for label in rows}
-        for _ in range(args.repeat):
-            for label, path in rows.items():
-                walls[label].append(timed(cmd + [path], empty, env))
-        print(f"mwzrepro score {args.system} (all metrics), {os.cpu_count()} cores, "
-              f"load average {os.getloadavg()[0]:.2f}, best of {args.repeat}")
-        best = {label: min(w) for label, w in walls.items()}
-        for label, wall in best.items():
-            print(f"  {label:<42} {wall:6.2f} s wall")
+        rows = {"published file (no extended line)": [str(plain)],
+                f"[reference_number] x{n} (extended line)": [str(dialect)]}
+        best = best_walls(cmd, rows, empty, env, args.repeat, args.system)
         first, second = best.values()
         print(f"  ratio with / without the line              {second / first:6.2f}  "
               "(target <= 1.25)")

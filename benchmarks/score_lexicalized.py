@@ -30,7 +30,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from score_cli import prediction, scorer_arguments, scorer_sandbox, timed  # noqa: E402
+from score_cli import (  # noqa: E402
+    best_walls,
+    prediction,
+    scorer_arguments,
+    scorer_sandbox,
+    timed,
+)
 
 
 def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
@@ -55,21 +61,17 @@ def main() -> None:
         timed(cmd + [str(delex)], empty, env)  # warm-up: builds the resources
         lex = work / f"{args.system}-lexicalized.json"
         lexicalized_file(delex, lex, env)
-        rows = [
-            ("delexicalized file", [str(delex)]),
-            ("lexicalized file, --lexicalized", [str(lex), "--lexicalized"]),
-            ("  ... --setting grounded", [str(lex), "--lexicalized", "--setting", "grounded"]),
-        ]
-        timed(cmd + rows[2][1], empty, env)  # warm-up: stores the grounding tables
-        walls = {label: min(timed(cmd + extra, empty, env) for _ in range(args.repeat))
-                 for label, extra in rows}
-        print(f"mwzrepro score {args.system} (all metrics), {os.cpu_count()} cores, "
-              f"load average {os.getloadavg()[0]:.2f}, best of {args.repeat}")
-        for label, wall in walls.items():
-            print(f"  {label:<40} {wall:6.2f} s wall")
-        ratio = walls[rows[1][0]] / walls[rows[0][0]]
+        rows = {
+            "delexicalized file": [str(delex)],
+            "lexicalized file, --lexicalized": [str(lex), "--lexicalized"],
+            "  ... --setting grounded": [str(lex), "--lexicalized", "--setting", "grounded"],
+        }
+        timed(cmd + rows["  ... --setting grounded"], empty, env)  # warm-up: grounding tables
+        walls = best_walls(cmd, rows, empty, env, args.repeat, args.system)
+        labels = list(rows)
+        ratio = walls[labels[1]] / walls[labels[0]]
         print(f"  ratio lexicalized / delexicalized      {ratio:6.2f}  (target <= 2.0)")
-        ratio = walls[rows[2][0]] / walls[rows[1][0]]
+        ratio = walls[labels[2]] / walls[labels[1]]
         print(f"  ratio grounded / lexicalized           {ratio:6.2f}  (target <= 1.5)")
 
 

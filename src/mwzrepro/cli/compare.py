@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from mwzrepro.cli.options import form_option
 from mwzrepro.cli.score import IN_FILE, PATH, make_evaluator, resource_options
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.stats.params import StatsParams
@@ -26,10 +27,7 @@ from mwzrepro.stats.params import StatsParams
 @click_options(StatsParams, exclude=("correction",))
 @click.option("--name-a", default=None, help="Label of A (default: its file stem).")
 @click.option("--name-b", default=None, help="Label of B (default: its file stem).")
-@click.option("--form", multiple=True,
-              help="Per-file form, repeatable: NAME=lexicalized, NAME=delexicalized, "
-                   "NAME=placeholders=reference|extended (NAME: the label of A or B). "
-                   "--lexicalized never delexicalizes a file that carries placeholders.")
+@form_option("the label of A or B")
 @click.option("--strict", is_flag=True, default=False,
               help="Stop when the files cover different test dialogues (default: compare "
                    "on the dialogues both cover, with a warning).")

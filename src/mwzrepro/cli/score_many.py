@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from mwzrepro.cli.options import form_option
 from mwzrepro.core.params import click_options, from_options
 
 #: The stats block's model, by name: its options come from the generated params table (no
@@ -52,11 +53,7 @@ def many_options(f):
                      help="Several files: score the files that can be scored and list the "
                           "failures (default: the first bad file stops the call, nothing "
                           "written)."),
-        click.option("--form", multiple=True,
-                     help="Per-file form, repeatable: NAME=lexicalized, NAME=delexicalized, "
-                          "NAME=placeholders=reference|extended (NAME: the row name). "
-                          "--lexicalized never delexicalizes a file that carries "
-                          "placeholders."),
+        form_option("the row name"),
     ]
     for opt in reversed(opts):
         f = opt(f)
