@@ -7,7 +7,7 @@ evidence and the figures with the option (:mod:`mwzrepro.scorer.lexicalized_dete
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mwzrepro.core.placeholders import signature_fields
 from mwzrepro.core.state_dialects import cells_have_unknown, scan_predictions, state_warnings
@@ -15,32 +15,44 @@ from mwzrepro.core.state_dialects import cells_have_unknown, scan_predictions, s
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
 
-__all__ = ["dialect_warnings", "state_signature_fields"]
+__all__ = ["dialect_warnings", "DialectReport"]
+
+
+class DialectReport(NamedTuple):
+    """What a run learns about its input's dialect, from one scan of its states.
+
+    Attributes:
+        lines: warning lines (state dialects, then the lexicalized-file line).
+        state_fields: the signature field of the vocabulary (``{"ph": "ext"}``) for the
+            state-based blocks (the reference evaluator's state metrics and the DST
+            metrics), only when ``extended`` changed a predicted state (resolved or dropped
+            an unknown name); ``{}`` otherwise, so a file without unknown names keeps its
+            signatures.
+    """
+
+    lines: list[str]
+    state_fields: dict[str, str]
 
 
 def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
-                     preds: Mapping[str, list], source: str) -> list[str]:
-    """Warning lines about ``data`` (the prediction mapping as given; ``preds`` its
+                     preds: Mapping[str, list], source: str) -> DialectReport:
+    """The :class:`DialectReport` of ``data`` (the prediction mapping as given; ``preds`` its
     ``predictions`` columns): the state-dialect lines, then the lexicalized-file line (not
-    under ``lexicalized``, and only when BLEU or Inform/Success are computed)."""
+    under ``lexicalized``, and only when BLEU or Inform/Success are computed). The states are
+    scanned at most once (under ``reference`` only when a cheap check finds an unknown name).
+    """
     placeholders = evaluator.standard.placeholders
-    lines = []
+    lines: list[str] = []
+    fields: dict[str, str] = {}
     # under reference the column holds the states as given: a cheap check first
     if placeholders != "reference" or cells_have_unknown(preds["state_json"]):
-        lines += state_warnings(scan_predictions(data), source, placeholders)
+        found = scan_predictions(data)
+        lines += state_warnings(found, source, placeholders)
+        fields = signature_fields(placeholders) if found else {}
     if not evaluator.lexicalized and (evaluator.metrics["bleu"] or evaluator.metrics["success"]):
         from mwzrepro.scorer.lexicalized_detect import lexicalized_hint
 
         hint = lexicalized_hint(evaluator, data, preds["response"], source)
         if hint is not None:
             lines.append(hint.line(source))
-    return lines
-
-
-def state_signature_fields(data: Mapping[str, Any], placeholders: str) -> dict[str, str]:
-    """The signature field of the vocabulary (``ph:ext``) for the state-based blocks (the
-    reference evaluator's state metrics and the DST metrics): only when ``extended`` changed a
-    predicted state of ``data`` (it resolved or dropped an unknown name); ``{}`` otherwise, so
-    that a file without unknown names keeps its signatures."""
-    fields = signature_fields(placeholders)
-    return fields if fields and scan_predictions(data) else {}
+    return DialectReport(lines, fields)

@@ -43,7 +43,7 @@ from mwzrepro.scorer.blocks import (
     success_block,
     with_signature_fields,
 )
-from mwzrepro.scorer.dialect_warnings import dialect_warnings, state_signature_fields
+from mwzrepro.scorer.dialect_warnings import dialect_warnings
 from mwzrepro.scorer.inputs import (
     ACCEPTED_SHAPES,
     Coverage,
@@ -305,7 +305,8 @@ class Evaluator:
         if unknown:
             warnings.append(f"{source}: unknown placeholders deleted by normalization "
                             f"(spec §3): {dict(sorted(unknown.items()))}")
-        warnings += dialect_warnings(self, data, preds, source)  # issue 28
+        dialect = dialect_warnings(self, data, preds, source)  # issue 28: one scan
+        warnings += dialect.lines
         blocks: dict[str, Any] = {}
         res, cov, version = self.resources, coverage, self.version
         if self.metrics["bleu"]:
@@ -331,7 +332,7 @@ class Evaluator:
                                               self._dst_params, cov)
         norm = signature_fields(self.standard.placeholders)
         states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
-        dst_fields = {**state_signature_fields(data, self.standard.placeholders), **states}
+        dst_fields = {**dialect.state_fields, **states}
         for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
                              ("dst", dst_fields), ("dst_fga", dst_fields)):
             if name in blocks:
