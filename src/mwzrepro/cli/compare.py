@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import form_option
 from mwzrepro.cli.score import IN_FILE, PATH, make_evaluator, resource_options
+from mwzrepro.cli.score_many import form_option
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.stats.params import StatsParams
 

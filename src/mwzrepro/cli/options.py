@@ -39,18 +39,6 @@ def setup_logging(log_file: Path | None) -> logging.Logger:
     return logger
 
 
-def form_option(name_means: str):
-    """``--form NAME=FORM[,FORM]`` (repeatable): one file's form when several are scored or
-    compared in one call (:mod:`mwzrepro.scorer.file_form`); ``name_means`` says what NAME
-    is for the command (its row name, the label of A or B)."""
-    from mwzrepro.scorer.file_form import FORM_VALUES
-
-    return click.option(
-        "--form", multiple=True,
-        help=f"Per-file form, repeatable: NAME={', NAME='.join(FORM_VALUES)} (NAME: "
-             f"{name_means}). --lexicalized never delexicalizes a file that carries "
-             "placeholders.")
-
 
 #: ``--record FILE``: the full summary record beside a numbers-only ``--metrics`` file
 #: (:func:`mwzrepro.core.io.write_metrics`).

@@ -17,18 +17,29 @@ from typing import Any
 
 import click
 
-from mwzrepro.cli.options import form_option
 from mwzrepro.core.params import click_options, from_options
+from mwzrepro.scorer.file_form import FORM_VALUES
 
 #: The stats block's model, by name: its options come from the generated params table (no
 #: pydantic import when the one-file command runs).
 StatsParams = "mwzrepro.stats.params:StatsParams"
 
-__all__ = ["many_options", "expand_inputs", "is_many", "score_many", "MANY_KEYS"]
+__all__ = ["many_options", "form_option", "expand_inputs", "is_many", "score_many", "MANY_KEYS"]
 
 #: Keyword arguments of the options below (removed before the one-file command runs).
 MANY_KEYS = ("names", "ci", "paired_bs", "paired_bs_n", "seed", "confidence", "alpha",
              "correction", "pvalue", "fga_lambda", "jobs", "keep_going", "form")
+
+
+def form_option(name_means: str):
+    """``--form NAME=FORM[,FORM]`` (repeatable): one file's form when several are scored or
+    compared in one call (:mod:`mwzrepro.scorer.file_form`); ``name_means`` says what NAME
+    is for the command (its row name, the label of A or B)."""
+    return click.option(
+        "--form", multiple=True,
+        help=f"Per-file form, repeatable: NAME={', NAME='.join(FORM_VALUES)} (NAME: "
+             f"{name_means}). --lexicalized never delexicalizes a file that carries "
+             "placeholders.")
 
 
 def many_options(f):
