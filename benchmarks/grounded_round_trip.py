@@ -7,14 +7,15 @@ Rows:
   and postcode by a wrong one of the same shape (seeded; :mod:`mwzrepro.scorer.grounding_probes`,
   as the real-data tests build them);
 * the 13 public systems with predicted states, each relexicalized from its own predicted state
-  (:func:`mwzrepro.scorer.grounded_table.round_trip`: ``lexicalize_predictions`` in its
-  ``consistent`` mode, hearing the venues the user names) and scored with
+  (:func:`mwzrepro.scorer.round_trip.round_trip`: ``lexicalize_predictions`` in its
+  ``consistent`` mode, hearing the venues the user and the response name) and scored with
   ``lexicalized=True, setting="all"``. The pipeline's ``tables-grounded`` step builds the
   same rows (without the probes and the g+/g- counts) into
   ``results/tables/inform_success_grounded``.
 
-Per row: standard and grounded Inform/Success, attribute accuracy, entity F1, unknown venues,
-and the dialogues whose Inform differs (``g+``: grounded informs and standard does not — mostly
+Per row: standard and grounded Inform/Success, attribute accuracy (of all values, and of the
+values the fill wrote: :func:`mwzrepro.scorer.round_trip.filled_accuracy`), entity F1,
+unknown venues, and the dialogues whose Inform differs (``g+``: grounded informs and standard does not — mostly
 one named venue against the state's whole query result under the subset rule; ``g-``: the
 reverse — a named venue that is no goal venue, or a name goal whose named venue differs).
 ``--examples N`` prints N dialogue ids of each kind per row.
@@ -64,12 +65,16 @@ def differences(evaluator, data, source):
     return plus, minus
 
 
-def row(evaluator, label, data, examples):
+def row(evaluator, label, data, examples, delexicalized=None):
     from mwzrepro.scorer.grounded_table import grounded_cells
+    from mwzrepro.scorer.round_trip import filled_accuracy
 
     d = evaluator.evaluate(data, label).to_dict()
     plus, minus = differences(evaluator, data, label)
-    cells = [label, *grounded_cells(d).values(), len(plus), len(minus)]
+    cells = {**grounded_cells(d), "filled": "–"}
+    if delexicalized is not None:
+        cells["filled"] = filled_accuracy(delexicalized, data, evaluator, label)["total"]
+    cells = [label, *cells.values(), len(plus), len(minus)]
     print("| " + " | ".join(c if isinstance(c, str) else f"{c:.1f}" if isinstance(c, float)
                             else str(c) for c in cells) + " |", flush=True)
     if examples:
@@ -98,15 +103,16 @@ def main() -> None:
     args = parser.parse_args()
 
     from mwzrepro import Evaluator
-    from mwzrepro.scorer.grounded_table import corpus_text, round_trip
+    from mwzrepro.scorer.grounded_table import corpus_text
+    from mwzrepro.scorer.round_trip import round_trip
     from tests.conftest import mirror_file
 
     logging.getLogger("mwzrepro").setLevel(logging.ERROR)
     e = Evaluator(bleu=False, success=True, richness=False, mirror=args.mirror,
                   lexicalized=True, setting="all")
     print("| input | std Inform | std Success | grounded Inform | grounded Success | "
-          "attribute acc. % | entity F1 | unknown venues | g+ | g- |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "attribute acc. % | entity F1 | unknown venues | filled attribute acc. % | g+ | g- |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     if not args.no_corpus:
         corpus = corpus_text(e.resources)
         row(e, "corpus text", corpus, args.examples)
@@ -115,7 +121,7 @@ def main() -> None:
     for system in filter(None, args.systems.split(",")):
         data = json.loads(mirror_file(args.mirror, EVALUATOR, f"predictions/{system}.json")
                           .read_text(encoding="utf-8"))
-        row(e, system, round_trip(data, e), args.examples)
+        row(e, system, round_trip(data, e), args.examples, data)
 
 
 if __name__ == "__main__":

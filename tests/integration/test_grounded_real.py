@@ -9,10 +9,12 @@
   and postcode replaced by a wrong one of the same shape — grounded Success falls by at least
   25 points and phone accuracy is at most 10 %; in both the standard figures stay where they
   are.
-* **round trip** of a few public systems (each delexicalized output filled from its own
-  predicted state, :func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions` in its
-  ``consistent`` mode, a system that keeps to the venue it named and hears the user's):
-  attribute accuracy at least 99 % (all 13: ``benchmarks/grounded_round_trip.py``).
+* **round trip** of the 13 public systems with predicted states (each delexicalized output
+  filled from its own predicted state, :func:`mwzrepro.scorer.round_trip.round_trip`: a
+  system that keeps to the venues it names and hears the user's): the attribute accuracy of
+  the filled values is at least 99 % for each (:func:`mwzrepro.scorer.round_trip.
+  filled_accuracy`; the values a system writes in words are its own — DOTS's stations, for
+  one, bring its accuracy over all values to 95.8 %); pinned figures for ubar.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ import json
 import pytest
 
 from mwzrepro import Evaluator
-from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
-from mwzrepro.scorer.grounding import link_predictions, user_named
+from mwzrepro.scorer.grounding import link_predictions
+from mwzrepro.scorer.round_trip import filled_accuracy, round_trip
 from mwzrepro.scorer.grounding_probes import contact_value_probe, venue_name_probe
 from tests.conftest import mirror_file
 
@@ -89,15 +91,25 @@ def test_probe_phones_and_postcodes_swapped(evaluator, corpus, scored):
     assert d["grounding"]["attribute_accuracy"]["per_slot"]["phone"]["accuracy"] <= 10
 
 
-@pytest.mark.parametrize("system", ["ubar", "mintl", "damd"])
-def test_round_trip_attribute_accuracy(mirror, evaluator, system):
+ROUND_TRIP = ("augpt", "bort", "damd", "dots", "galaxy-e2e", "labes", "mars", "mintl", "pptod",
+              "rstod", "soloist", "ubar", "uniconv")
+
+
+@pytest.mark.parametrize("system", ROUND_TRIP)
+def test_round_trip_filled_attribute_accuracy(mirror, evaluator, system):
     data = json.loads(mirror_file(mirror, EVALUATOR, f"predictions/{system}.json")
                       .read_text(encoding="utf-8"))
-    lexical = lexicalize_predictions(data, evaluator._database(), consistent=True,
-                                     user_named=user_named(evaluator.resources))
+    lexical = round_trip(data, evaluator)
+    filled = filled_accuracy(data, lexical, evaluator, system)
+    assert filled["total"] >= 99, filled
+    assert filled["count"] > 2000
+    if system != "ubar":
+        return
     d = evaluator.evaluate(lexical, system).to_dict()
-    assert d["grounding"]["attribute_accuracy"]["total"] >= 99, d["grounding"]
     assert "|lex:1-pred|" in d["signatures"]["success_grounded"]
+    assert (_totals(d, "success"), _totals(d, "success_grounded")) == \
+        ((83.5, 70.3), (84.9, 70.8))       # pinned (benchmarks/grounded_round_trip.py)
+    assert round(d["grounding"]["attribute_accuracy"]["total"], 1) == 99.9
 
 
 def test_cli_score_and_explain(mirror, corpus, tmp_path, tmp_path_factory):

@@ -2,8 +2,10 @@
 its ``oracle, lexicalized`` row is the corpus text's figures of
 ``tests/integration/test_grounded_real.py`` (standard 93.6 / 89.8, grounded 95.7 / 90.9,
 attribute accuracy >= 97 %, entity F1 100.0); a system whose file gives no predicted states
-(HDSA) is left out. The raw directory holds the registry's files as links into the mirror,
-as ``data/raw`` holds them after the download step."""
+(HDSA) is left out; a lexicalized system (``--lexicalized-system``: here MinTL's round trip
+written to a file) is scored as given, with the round-trip row's numbers. The raw directory
+holds the registry's files as links into the mirror, as ``data/raw`` holds them after the
+download step."""
 
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from mwzrepro import Evaluator
 from mwzrepro.core.sources import mirror_path
 from mwzrepro.scorer.build import recipe
 from mwzrepro.scorer.fetch import registry_sources
+from mwzrepro.scorer.round_trip import round_trip
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror
@@ -28,21 +32,34 @@ def test_oracle_row_is_the_corpus_text_figures(mirror, tmp_path):
         (raw / source.path).parent.mkdir(parents=True, exist_ok=True)
         (raw / source.path).symlink_to(mirror_path(mirror, source.url))
     (raw / "mwzeval" / "predictions").mkdir(parents=True)
-    (raw / "mwzeval" / "predictions" / "hdsa.json").symlink_to(
-        mirror_file(mirror, "Tomiinek/MultiWOZ_Evaluation", "predictions/hdsa.json"))
+    predictions = raw / "mwzeval" / "predictions"
+    for system in ("hdsa", "mintl"):
+        (predictions / f"{system}.json").symlink_to(
+            mirror_file(mirror, "Tomiinek/MultiWOZ_Evaluation", f"predictions/{system}.json"))
+    e = Evaluator(bleu=False, success=True, richness=False, mirror=mirror, lexicalized=True,
+                  cache_dir=tmp_path / "cache")
+    mintl = json.loads((predictions / "mintl.json").read_text(encoding="utf-8"))
+    (predictions / "mintl-lex.json").write_text(json.dumps(round_trip(mintl, e)))
     out = tmp_path / "out"
     run = CliRunner().invoke(tables_grounded, [
-        "--raw-dir", str(raw), "--system", "hdsa", "--table", str(out / "t"),
+        "--raw-dir", str(raw), "--system", "hdsa", "--system", "mintl",
+        "--lexicalized-system", "mintl-lex", "--table", str(out / "t"),
         "--metrics", str(out / "m.json"), "--record", str(out / "r.json")])
     assert run.exit_code == 0, run.output
     metrics = json.loads((out / "m.json").read_text())
-    assert list(metrics["rows"]) == ["oracle"]          # hdsa: no predicted states
+    assert list(metrics["rows"]) == ["oracle", "mintl-lex", "mintl"]  # hdsa: no states
+    given, filled = metrics["rows"]["mintl-lex"], metrics["rows"]["mintl"]
+    assert "filled_attribute_accuracy" not in given and filled["filled_attribute_accuracy"] >= 99
+    assert given == {k: v for k, v in filled.items() if k != "filled_attribute_accuracy"}
     row = metrics["rows"]["oracle"]
     assert row["standard"] == {"inform": 93.6, "success": 89.8}
     assert row["grounded"] == {"inform": 95.7, "success": 90.9}
     assert row["attribute_accuracy"] >= 97 and row["entity_f1"] == 100.0
     record = json.loads((out / "r.json").read_text())
-    assert record["signatures"]["grounded"].endswith("|lex:1-gold|v:0.1.0")
-    assert "|set:grounded|" in record["signatures"]["grounded"]
+    assert record["signatures"]["grounded"] == (
+        "Inform/Success|ver:mwz21|split:test|ref:goals+booked|state:<row>|dom:estimated|"
+        "set:grounded|match:reference|thr:90|norm:mwzeval-2022-06-10|cov:<row>|lex:<row>|v:0.1.0")
     md = (out / "t.md").read_text()
-    assert "| oracle, lexicalized | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 |" in md
+    assert ("| oracle, lexicalized | corpus | gold | estimated | full | 93.6 | 89.8 | 95.7 | "
+            "90.9 |") in md
+    assert "| mintl-lex | as given | predicted |" in md and "| mintl | filled | predicted |" in md

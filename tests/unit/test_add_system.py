@@ -16,7 +16,7 @@ from mwzrepro.standard.system_labels import with_submission_labels
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = "src/mwzrepro/resources/sources.yaml"
-PREDICTIONS = b'{"sng0073": [{"response": "bye"}]}'
+PREDICTIONS = b'{"sng0073": [{"response": "[restaurant_name] it is , bye"}]}'
 
 
 @pytest.fixture
@@ -105,3 +105,23 @@ def test_an_id_of_the_shipped_registry_is_refused(project: Path) -> None:
     Path("ubar.json").write_bytes(PREDICTIONS)
     result = CliRunner().invoke(cli, ["add-system", "ubar.json", "--name", "ubar"])
     assert result.exit_code != 0 and "already registered" in str(result.exception)
+
+
+@pytest.mark.parametrize("responses, form, lexicalized", [
+    (["the phone of nandos is 01223327908 .", "bye"], "auto", True),
+    (["the phone of [restaurant_name] is [restaurant_phone] .", "bye"], "auto", False),
+    (["[restaurant_name] it is .", "bye"], "lexicalized", True),
+    (["nandos it is .", "bye"], "delexicalized", False),
+])
+def test_the_form_is_read_from_the_responses_or_given(project: Path, responses, form,
+                                                      lexicalized) -> None:
+    import json
+
+    Path("mine.json").write_text(json.dumps({"sng0073": [{"response": r} for r in responses]}))
+    result = CliRunner().invoke(cli, ["add-system", "mine.json", "--name", "mine",
+                                      "--form", form])
+    assert result.exit_code == 0, result.output
+    entry = yaml.safe_load(Path("submissions.yaml").read_text())["sources"][
+        "mwzeval-predictions-mine"]
+    assert (entry.get("form") == "lexicalized") is lexicalized
+    assert ("as lexicalized text" in result.output) is lexicalized

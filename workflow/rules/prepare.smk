@@ -1,7 +1,14 @@
 # ingest -> redelex per (version, split) of `datasets`; predictions: every system in one job.
 DATASETS = config["datasets"]
 VERSIONS = config["versions"]
-SYSTEMS = config["systems"]
+# Systems of the `lexicalized` kind (`form: lexicalized` in their registry entry, written by the
+# add-system command) are text with values, not placeholders: only tables-grounded scores
+# them; every other step reads SYSTEMS, the delexicalized ones.
+_FORMS = {e["path"]: e.get("form", "delexicalized") for e in SOURCES.values()}
+LEXICALIZED = [
+    s for s in config["systems"] if _FORMS.get(f"mwzeval/predictions/{s}.json") == "lexicalized"
+]
+SYSTEMS = [s for s in config["systems"] if s not in LEXICALIZED]
 PREDICTIONS = config["predictions"]["test_version"]
 # The systems of a multi-system scoring job (each writes one file per system).
 SYSTEM_OPTIONS = " ".join(f"--system {s}" for s in SYSTEMS)

@@ -224,9 +224,10 @@ rule tables_trace:
         " {params.options} --table results/tables/inform_success_trace --log {log}"
 
 
-# Issue 27: the corpus's own lexicalized responses ("oracle, lexicalized") and each system with
-# predicted states relexicalized from them, scored standard and grounded (2.1 only: the
-# scorer's resources are built in the job from the downloaded raw files).
+# Issue 27: the corpus's own lexicalized responses ("oracle, lexicalized"), the systems of the
+# lexicalized kind as given, and each other system with predicted states relexicalized from
+# them, scored standard and grounded (2.1 only: the scorer's resources are built in the job
+# from the downloaded raw files).
 GROUNDED_VERSION = "mwz21"
 
 
@@ -235,6 +236,7 @@ rule tables_grounded:
         **{f"db_{d}": p for d, p in STANDARD_DB.items()},
         dialogues=raw(f"{GROUNDED_VERSION}-test"),
         predictions=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
+        lexicalized=expand("data/raw/mwzeval/predictions/{system}.json", system=LEXICALIZED),
         registry=ancient(REGISTRY),
         code=code("tables-grounded"),
     output:
@@ -247,11 +249,13 @@ rule tables_grounded:
         ENV
     params:
         systems=SYSTEM_OPTIONS,
+        lexicalized="".join(f" --lexicalized-system {s}" for s in LEXICALIZED),
         options=options("inform"),
         version=GROUNDED_VERSION,
     shell:
         "mwzrepro tables-grounded --raw-dir data/raw --version {params.version}"
-        " {params.systems} {params.options} --table results/tables/inform_success_grounded"
+        " {params.systems}{params.lexicalized} {params.options}"
+        " --table results/tables/inform_success_grounded"
         " --metrics {output.metrics} --record {output.record} --log {log}"
 
 

@@ -8,7 +8,10 @@ download`` and the report's provenance page read both registries as one
 
 An entry is the shipped registry's (``path``, ``url: file:<relative path>``, ``sha1`` = git
 blob SHA-1, ``role: prediction``) plus optional table labels ``model`` and ``type`` (the
-Inform/Success table's columns of those names; ``tables-standard --submissions``). A file
+Inform/Success table's columns of those names; ``tables-standard --submissions``) and
+``form: lexicalized`` for a file of lexicalized text (``--form``, read from the responses by
+default): the workflow's ``lexicalized`` system kind, scored as given in the grounded table
+(``tables-grounded --lexicalized-system``) and by no step that reads placeholders. A file
 outside the project is copied to ``data/submissions/<name>.json`` first, so the registered path
 is always relative to the project root.
 """
@@ -36,11 +39,12 @@ _HEADER = ("# Your own prediction files, registered with `mwzrepro add-system` (
 
 
 def submission_entry(sid: str, name: str, url: str, sha1: str, model: str | None = None,
-                     kind: str | None = None) -> str:
-    """The YAML text of one registry entry (two-space indented under ``sources:``).
+                     kind: str | None = None, lexicalized: bool = False) -> str:
+    """The YAML text of one registry entry (two-space indented under ``sources:``);
+    ``form: lexicalized`` marks a file of lexicalized text (the ``lexicalized`` system kind).
 
     >>> print(submission_entry("mwzeval-predictions-mine", "mine", "file:mine.json", "ab12",
-    ...                        model="GPT-x", kind="LLM"), end="")
+    ...                        model="GPT-x", kind="LLM", lexicalized=True), end="")
       mwzeval-predictions-mine:
         path: mwzeval/predictions/mine.json
         url: file:mine.json
@@ -48,22 +52,28 @@ def submission_entry(sid: str, name: str, url: str, sha1: str, model: str | None
         role: prediction
         model: "GPT-x"
         type: "LLM"
+        form: lexicalized
     """
     lines = [f"  {sid}:", f"    path: mwzeval/predictions/{name}.json", f"    url: {url}",
              f"    sha1: {sha1}", "    role: prediction"]
     lines += [f"    {key}: {json.dumps(value)}" for key, value in (("model", model),
                                                                ("type", kind)) if value]
+    lines += ["    form: lexicalized"] if lexicalized else []
     return "\n".join(lines) + "\n"
 
 
-def _check_prediction_file(path: Path) -> bytes:
-    """The file's bytes after checking it is a prediction file (JSON in one of the scorer's
-    accepted shapes). Raises InputError (one line naming the file)."""
+def _check_prediction_file(path: Path, form: str) -> tuple[bytes, bool]:
+    """``(the file's bytes, whether it is lexicalized)`` after checking it is a prediction
+    file (JSON in one of the scorer's accepted shapes); ``form`` ``auto`` reads the form from
+    the responses (:func:`mwzrepro.scorer.file_form.looks_delexicalized`). Raises InputError
+    (one line naming the file)."""
     from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.file_form import looks_delexicalized
     from mwzrepro.scorer.inputs import read_shape
 
-    read_shape(read_predictions(path), path.name)
-    return path.read_bytes()
+    data, _ = read_shape(read_predictions(path), path.name)
+    lexicalized = form == "lexicalized" or (form == "auto" and not looks_delexicalized(data))
+    return path.read_bytes(), lexicalized
 
 
 def _project_path(path: Path, name: str, data: bytes) -> str:
@@ -92,11 +102,16 @@ def _project_path(path: Path, name: str, data: bytes) -> str:
 @click.option("--model", default=None, help="Model label for the tables (e.g. \"GPT-2\").")
 @click.option("--type", "kind", default=None,
               help="System type label for the tables (e.g. \"end-to-end\", \"policy\").")
+@click.option("--form", type=click.Choice(["auto", "delexicalized", "lexicalized"]),
+              default="auto", show_default=True,
+              help="The file's text: lexicalized files (values, no placeholders) are the "
+                   "lexicalized system kind, scored in the grounded table only; auto: "
+                   "lexicalized when under 10 % of the responses carry a [slot] placeholder.")
 @click.option("--submissions", "--sources", "registry", default=str(SUBMISSIONS),
               type=click.Path(dir_okay=False, path_type=Path), show_default=True,
               help="The project's registry of your own files (created if missing).")
 def add_system(prediction_file: Path, name: str, model: str | None, kind: str | None,
-               registry: Path) -> None:
+               form: str, registry: Path) -> None:
     """Register your own prediction file (any path) so that every table includes it.
 
     Adds ``mwzeval-predictions-NAME`` to the project's ``submissions.yaml`` (never to the
@@ -121,16 +136,19 @@ def add_system(prediction_file: Path, name: str, model: str | None, kind: str | 
                          "remove it first")
     if not re.search(r"^sources:[ \t]*(\{\})?[ \t]*$", text, re.MULTILINE):
         raise InputError(f"{registry}: no top-level 'sources:' section to add to")
-    data = _check_prediction_file(prediction_file)
+    data, lexicalized = _check_prediction_file(prediction_file, form)
     rel = _project_path(prediction_file, name, data)
     text = re.sub(r"^sources:[ \t]*\{\}[ \t]*$", "sources:", text, count=1, flags=re.MULTILINE)
-    entry = submission_entry(sid, name, f"file:{rel}", git_blob_sha1(data), model, kind)
+    entry = submission_entry(sid, name, f"file:{rel}", git_blob_sha1(data), model, kind,
+                             lexicalized)
     new = text.rstrip("\n") + "\n" + entry
     if sid not in (yaml.safe_load(new) or {}).get("sources", {}):
         raise InputError(f"{registry}: 'sources:' must be its last section to add to")
     write_text(new, registry)
-    click.echo(f"registered {sid} ({rel}) in {registry}; now add '{name}' to `systems` in "
-               "params.yaml and run the pipeline")
+    where = ("lexicalized text: the grounded table (inform_success_grounded) scores it"
+             if lexicalized else "delexicalized text: every table scores it")
+    click.echo(f"registered {sid} ({rel}) in {registry} as {where}; now add '{name}' to "
+               "`systems` in params.yaml and run the pipeline")
 
 
 COMMANDS = [add_system]

@@ -2,14 +2,16 @@
 Inform/Success of lexicalized text, with the grounding block's attribute accuracy, entity F1
 and unknown venues, one row per input.
 
-Rows:
+Rows (column ``text``):
 
-* ``oracle, lexicalized`` (:data:`ORACLE_ROW`): the corpus's own lexicalized test responses
+* ``corpus``: :data:`ORACLE_ROW`, the corpus's own lexicalized test responses
   (:func:`corpus_text`), scored with the gold states — the upper bound;
-* each public system with predicted states, its delexicalized output filled from its own
-  predicted state (:func:`round_trip`:
-  :func:`mwzrepro.prepare.delex.relexicalize.lexicalize_predictions` in its ``consistent``
-  mode, hearing the venues the user names) — the round-trip systems.
+* ``as given``: each registered system of the ``lexicalized`` kind (``mwzrepro add-system
+  --form lexicalized``), its file scored as it is;
+* ``filled``: each public system with predicted states, its delexicalized output filled from
+  its own predicted state (:func:`mwzrepro.scorer.round_trip.round_trip`) — the round-trip
+  systems, with the attribute accuracy of the filled values alone
+  (:func:`mwzrepro.scorer.round_trip.filled_accuracy`).
 
 Every row is one ``Evaluator(lexicalized=True, setting="all").evaluate(...).to_dict()``
 (:mod:`mwzrepro.scorer.grounding`); :func:`grounded_table` assembles the rows, checks that
@@ -26,11 +28,15 @@ from typing import Any
 from mwzrepro.core.signature import check_compatible, table_signature
 from mwzrepro.core.tables import TableSpec
 
-__all__ = ["ORACLE_ROW", "corpus_text", "has_states", "round_trip", "grounded_cells",
+__all__ = ["ORACLE_ROW", "TEXT_KINDS", "corpus_text", "has_states", "grounded_cells",
            "grounded_table"]
 
 #: Label of the corpus's own lexicalized responses.
 ORACLE_ROW = "oracle, lexicalized"
+
+#: Row kinds (column ``text``) in row order: the corpus, registered lexicalized files, the
+#: round-trip systems.
+TEXT_KINDS = ("corpus", "as given", "filled")
 
 #: ``to_dict()`` signature keys of the table's column groups.
 _SIGNATURES = {"standard": "success", "grounded": "success_grounded", "grounding": "grounding"}
@@ -63,21 +69,6 @@ def has_states(data: Mapping[str, Any]) -> bool:
     """
     return any(isinstance(t, Mapping) and "state" in t
                for turns in data.values() if isinstance(turns, list) for t in turns)
-
-
-def round_trip(data: Mapping[str, Any], ctx: Any) -> dict[str, Any]:
-    """A delexicalized prediction mapping lexicalized from its own predicted states
-    (``consistent`` mode, hearing the user's named venues), with the database and resources of
-    ``ctx`` (a lexicalized :class:`mwzrepro.scorer.context.ScoringContext`).
-
-    Raises:
-        InputError: a malformed prediction mapping.
-    """
-    from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
-    from mwzrepro.scorer.grounding import user_named
-
-    return lexicalize_predictions(data, ctx._database(), consistent=True,
-                                  user_named=user_named(ctx.resources))
 
 
 def grounded_cells(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,16 +111,23 @@ def _with_coverage(text: str, sigs: list[str]) -> str:
     return Signature(sig.metric, fields, sig.version).format()
 
 
-def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
+def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
+                   kinds: Mapping[str, str] | None = None,
+                   filled: Mapping[str, Mapping[str, Any]] | None = None
                    ) -> tuple[TableSpec, dict[str, Any]]:
     """The table and its metrics record from ``{row label: result.to_dict()}``.
 
-    Rows: :data:`ORACLE_ROW` first, then the others sorted by label; columns ``states``,
-    ``domains`` and ``coverage`` are the signature fields ``state``, ``dom`` and ``cov``
-    (``full`` without one) of the row. The record is ``{"version", "rows": {label:
-    {"states", "domains", "standard": {"inform", "success"}, "grounded": {...},
-    "attribute_accuracy", "entity_f1", "unknown_venues"}}, "signatures": {group: text}}``,
-    the label ``oracle`` for :data:`ORACLE_ROW` (as in ``results/metrics/standard.json``).
+    ``kinds``: ``{label: "as given" | "filled"}`` (default ``filled``; :data:`ORACLE_ROW` is
+    ``corpus``); ``filled``: ``{label: filled_accuracy(...)}`` of the round-trip rows (their
+    column ``filled attribute accuracy %``; ``–`` elsewhere).
+
+    Rows: by kind (:data:`TEXT_KINDS`), then by label; columns ``states``, ``domains`` and
+    ``coverage`` are the signature fields ``state``, ``dom`` and ``cov`` (``full`` without
+    one) of the row. The record is ``{"version", "rows": {label: {"text", "states",
+    "domains", "standard": {"inform", "success"}, "grounded": {...}, "attribute_accuracy",
+    ["filled_attribute_accuracy",] "entity_f1", "unknown_venues"}}, "signatures": {group:
+    text}}``, the label ``oracle`` for :data:`ORACLE_ROW` (as in
+    ``results/metrics/standard.json``).
 
     >>> sig = "{}|system:{}|ver:mwz21|state:{}|lex:1-{}|v:0.1.0"
     >>> def res(system, state, n):
@@ -140,11 +138,14 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
     ...             "signatures": {k: sig.format(k, system, state, state) for k in
     ...                            ("success", "success_grounded", "grounding")}}
     >>> spec, record = grounded_table({"ubar": res("ubar", "pred", 80.0),
-    ...                                ORACLE_ROW: res("oracle", "gold", 90.0)}, "mwz21")
-    >>> spec.df[["input", "states", "Inform", "Success grounded"]].values.tolist()
-    [['oracle, lexicalized', 'gold', 90.0, 87.0], ['ubar', 'pred', 80.0, 77.0]]
-    >>> record["signatures"]["grounded"]
-    'success_grounded|ver:mwz21|state:<row>|lex:<row>|v:0.1.0'
+    ...                                "mine": res("mine", "pred", 70.0),
+    ...                                ORACLE_ROW: res("oracle", "gold", 90.0)}, "mwz21",
+    ...                               kinds={"mine": "as given"},
+    ...                               filled={"ubar": {"total": 99.5}})
+    >>> spec.df[["input", "text", "Inform", "Success grounded"]].values.tolist()
+    [['oracle, lexicalized', 'corpus', 90.0, 87.0], ['mine', 'as given', 70.0, 67.0], ['ubar', 'filled', 80.0, 77.0]]
+    >>> record["rows"]["ubar"]["filled_attribute_accuracy"], record["signatures"]["grounded"]
+    (99.5, 'success_grounded|ver:mwz21|state:<row>|lex:<row>|v:0.1.0')
 
     Raises:
         mwzrepro.core.signature.SignatureMismatch: rows scored with different settings.
@@ -154,22 +155,30 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
 
     from mwzrepro.core.signature import Signature
 
-    labels = ([ORACLE_ROW] if ORACLE_ROW in results else []) + sorted(
-        label for label in results if label != ORACLE_ROW)
+    def kind(label: str) -> str:
+        return "corpus" if label == ORACLE_ROW else (kinds or {}).get(label, "filled")
+
+    labels = sorted(results, key=lambda label: (TEXT_KINDS.index(kind(label)), label))
     rows, record_rows = [], {}
     for label in labels:
         res = results[label]
         cells = grounded_cells(res)
+        own = (filled or {}).get(label, {}).get("total")
         fields = Signature.parse(res["signatures"]["success"]).fields
         states, domains = fields.get("state", "–"), fields.get("dom", "–")
-        rows.append({"input": label, "states": states, "domains": domains,
-                     "coverage": fields.get("cov", "full"), **cells})
+        numbers = list(cells.items())
+        at = [k for k, _ in numbers].index("attribute accuracy %") + 1
+        rows.append({"input": label, "text": kind(label), "states": states,
+                     "domains": domains, "coverage": fields.get("cov", "full"),
+                     **dict(numbers[:at]), "filled attribute accuracy %": own,
+                     **dict(numbers[at:])})
         record_rows["oracle" if label == ORACLE_ROW else label] = {
-            "states": states, "domains": domains,
+            "text": kind(label), "states": states, "domains": domains,
             "standard": {"inform": cells["Inform"], "success": cells["Success"]},
             "grounded": {"inform": cells["Inform grounded"],
                          "success": cells["Success grounded"]},
             "attribute_accuracy": cells["attribute accuracy %"],
+            **({"filled_attribute_accuracy": own} if own is not None else {}),
             "entity_f1": cells["entity F1"],
             "unknown_venues": cells["unknown venues"],
         }
@@ -179,20 +188,22 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str
         check_compatible(sigs, vary=("system",) + _PER_ROW, where=f"{group} columns")
         signatures[group] = _with_coverage(table_signature(sigs, per_row=_PER_ROW), sigs)
     notes = [f"{group}: {sig}" for group, sig in signatures.items()] + [
-        f"{version} test set, lexicalized text (lex:1). '{ORACLE_ROW}': the corpus's own "
-        "lexicalized responses with gold states (the upper bound); every other row: the "
-        "system's delexicalized output filled from its own predicted state (consistent mode, "
-        "hearing the venues the user names). 'states', 'domains', 'coverage': the row's "
-        "signature fields state, dom and cov.",
+        f"{version} test set, lexicalized text (lex:1). Text 'corpus': the corpus's own "
+        "lexicalized responses with gold states (the upper bound); 'as given': a registered "
+        "lexicalized file; 'filled': the system's delexicalized output filled from its own "
+        "predicted state (consistent mode, hearing the venues the user and the response "
+        "name). 'states', 'domains', 'coverage': the row's signature fields state, dom and "
+        "cov.",
         "Grounded (set:grounded): the offered venue is the venue named, a requestable counts "
         "only with the named venue's true value. Attribute accuracy: % of values given for a "
-        "named venue or train equal to the database. Entity F1: database and ontology values "
-        "against the corpus's own response of the turn (micro, %). Unknown venues: name-like "
-        "phrases in a venue name's place matching no database venue.",
+        "named venue or train equal to the database; filled: of the values the fill wrote "
+        "(those the system's output gives in words are its own). Entity F1: database and "
+        "ontology values against the corpus's own response of the turn (micro, %). Unknown "
+        "venues: name-like phrases in a venue name's place matching no database venue.",
     ]
     df = pd.DataFrame(rows)
     spec = TableSpec(df, f"Inform/Success of lexicalized text, standard and grounded ({version})",
                      decimals={c: (0 if c == "unknown venues" else 1) for c in df.columns
-                               if c not in ("input", "states", "domains", "coverage")},
+                               if c not in ("input", "text", "states", "domains", "coverage")},
                      notes=notes)
     return spec, {"version": version, "rows": record_rows, "signatures": signatures}

@@ -47,14 +47,15 @@ with theirs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mwzrepro.core.slot_map import SLOT_MAP
 from mwzrepro.prepare.delex.delexicalize_responses import Span
 from mwzrepro.standard.grounded_values import CHECKED_FIELDS, CONTACT_SLOTS, value_key
 
-__all__ = ["F1_SLOTS", "attribute_checks", "state_focus", "corpus_grounding", "grounding_lines",
+__all__ = ["F1_SLOTS", "attribute_checks", "state_focus", "corpus_attribute_checks",
+           "accuracy_of", "corpus_grounding", "grounding_lines",
            "unknown_venues", "entity_values", "f1_counts", "f1_percent"]
 
 #: Span slots whose values entity F1 counts.
@@ -208,6 +209,50 @@ def state_focus(state: Mapping[str, Any], database: Any) -> list[tuple[str, str]
     return out
 
 
+def corpus_attribute_checks(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
+                            links: Mapping[str, Sequence[Any]], database: Any,
+                            user_named: Mapping[str, Sequence[Mapping[str, list[str]]]]
+                            | None = None) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """``(dialogue id, turn, check)`` for every checked value of a scored corpus
+    (:func:`attribute_checks`, its ``before`` the venues named last: by the user before the
+    turn, by an earlier response); arguments as :func:`corpus_grounding`'s."""
+    from mwzrepro.standard.grounded import named_venues
+    from mwzrepro.standard.grounded_values import venue_records
+
+    records = venue_records(database)
+    for did, d in dialogues.items():
+        before: list[tuple[str, str]] = []
+        users = (user_named or {}).get(did, ())
+        for t, state in enumerate(d["states"]):
+            linked = links[did][t]
+            if t < len(users) and users[t]:
+                before = [(dom, i) for dom, ids in users[t].items() for i in ids]
+            contact = any(s.slot in CONTACT_SLOTS for s in linked.spans)
+            for c in attribute_checks(linked.text, linked.spans, before,
+                                      state_focus(state, database) if contact else [],
+                                      records, d["active_domains"][t]):
+                yield did, t, c
+            named = named_venues(linked.spans)
+            if named:
+                before = [(dom, i) for dom, ids in named.items() for i in ids]
+
+
+def accuracy_of(per_slot: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """The ``attribute_accuracy`` block from ``{slot: [correct, count]}``: ``{"total":
+    percent or None, "correct", "count", "per_slot": {slot: {"accuracy", "correct",
+    "count"}}}``.
+
+    >>> accuracy_of({"phone": [1, 2], "area": [3, 3]})["total"]
+    80.0
+    """
+    correct = sum(n[0] for n in per_slot.values())
+    total = sum(n[1] for n in per_slot.values())
+    return {"total": 100 * correct / total if total else None, "correct": correct,
+            "count": total,
+            "per_slot": {s: {"accuracy": 100 * n[0] / n[1], "correct": n[0], "count": n[1]}
+                         for s, n in sorted(per_slot.items())}}
+
+
 def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
                      links: Mapping[str, Sequence[Any]], raw: Mapping[str, Sequence[str]],
                      database: Any, lexicon: Any,
@@ -230,41 +275,22 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
         ``({"attribute_accuracy", "unknown_venues", "entity_f1"}, every unknown venue
         phrase in corpus order)``.
     """
-    from mwzrepro.standard.grounded import named_venues
-    from mwzrepro.standard.grounded_values import venue_records
-
-    records = venue_records(database)
     per_slot: dict[str, list[int]] = {}
+    for _, _, c in corpus_attribute_checks(dialogues, links, database, user_named):
+        n = per_slot.setdefault(c["slot"], [0, 0])
+        n[0] += c["correct"]
+        n[1] += 1
     unknown: list[str] = []
     counts = {"tp": 0, "fp": 0, "fn": 0}
     for did, d in dialogues.items():
-        before: list[tuple[str, str]] = []
-        users = (user_named or {}).get(did, ())
-        for t, state in enumerate(d["states"]):
-            linked = links[did][t]
-            if t < len(users) and users[t]:
-                before = [(dom, i) for dom, ids in users[t].items() for i in ids]
-            contact = any(s.slot in CONTACT_SLOTS for s in linked.spans)
-            for c in attribute_checks(linked.text, linked.spans, before,
-                                      state_focus(state, database) if contact else [],
-                                      records, d["active_domains"][t]):
-                n = per_slot.setdefault(c["slot"], [0, 0])
-                n[0] += c["correct"]
-                n[1] += 1
-            named = named_venues(linked.spans)
-            if named:
-                before = [(dom, i) for dom, ids in named.items() for i in ids]
+        for t in range(len(d["states"])):
             unknown += unknown_venues(raw[did][t], lexicon)
-            tp, fp, fn = f1_counts(entity_values(linked.spans), reference.get((did, t), set()))
+            tp, fp, fn = f1_counts(entity_values(links[did][t].spans),
+                                   reference.get((did, t), set()))
             counts["tp"] += tp
             counts["fp"] += fp
             counts["fn"] += fn
-    correct, total = sum(n[0] for n in per_slot.values()), sum(n[1] for n in per_slot.values())
-    accuracy = {"total": 100 * correct / total if total else None, "correct": correct,
-                "count": total,
-                "per_slot": {s: {"accuracy": 100 * n[0] / n[1], "correct": n[0], "count": n[1]}
-                             for s, n in sorted(per_slot.items())}}
-    return ({"attribute_accuracy": accuracy,
+    return ({"attribute_accuracy": accuracy_of(per_slot),
              "unknown_venues": {"count": len(unknown), "examples": unknown[:10]},
              "entity_f1": f1_percent(counts)}, unknown)
 

@@ -202,6 +202,46 @@ def test_lexicalize_predictions_keeps_other_fields(db):
     assert data["sng1"][0]["response"] == "[value_name] ."
 
 
+def _consistent(db, responses, state, heard=None):
+    data = {"d": [{"response": r, "state": state} for r in responses]}
+    out = lexicalize_predictions(data, db, consistent=True,
+                                 user_named={"d": heard} if heard else None)
+    return [t["response"] for t in out["d"]]
+
+
+def test_consistent_mode_keeps_to_named_venues(db):
+    centre = {"restaurant": {"area": "centre"}}
+    # a venue the state selected for a value but never named is not the venue in focus: a
+    # later contact value without a name comes from the state (which now names ask)
+    named = {"restaurant": {"area": "centre", "name": "ask restaurant"}}
+    data = {"d": [{"response": "there are [value_count] [restaurant_food] places .",
+                   "state": centre},
+                  {"response": "its phone is [restaurant_phone] .", "state": named}]}
+    out = lexicalize_predictions(data, db, consistent=True)
+    assert out["d"][1]["response"] == "its phone is 01223364917 ."   # ask restaurant's
+    # a named venue stays in focus while the state still selects it
+    assert _consistent(db, ["try [restaurant_name] .", "call [restaurant_phone] ."],
+                       centre) == ["try de luca cucina and bar .", "call 01223356666 ."]
+    # a venue the user names becomes the focus
+    assert _consistent(db, ["call [restaurant_phone] ."], centre,
+                       [{"restaurant": ["2"]}]) == ["call 01223329432 ."]
+
+
+def test_consistent_mode_reads_slips_and_lists(db):
+    centre = {"restaurant": {"area": "centre"}, "hotel": {"area": "south"}}
+    # a domain prefix of no venue named, in the sentence of a name: the named venue's value
+    assert _consistent(db, ["[restaurant_name] is in the [hotel_area] ."], {
+        "restaurant": {"name": "the golden curry"}, "hotel": {"area": "south"}}) == \
+        ["the golden curry is in the centre ."]
+    # ... but not in another sentence, nor a prefix of a venue named too
+    assert _consistent(db, ["[restaurant_name] is nice . hotels are [hotel_pricerange] ."],
+                       centre) == ["de luca cucina and bar is nice . hotels are expensive ."]
+    # several names of one domain in a response: distinct venues, each with its values
+    assert _consistent(db, ["[restaurant_name] is [value_pricerange] , "
+                            "[restaurant_name] is [value_pricerange] ."], centre) == \
+        ["de luca cucina and bar is moderate , the golden curry is expensive ."]
+
+
 _WORDS = ["the", "golden", "curry", "Norwich", "from", "to", "taxi", "free", "wifi", "3",
           "17:15", "01223", "356666", "cb2", "1aw", "[", "]", "[value_name]", "[Hotel_Name]",
           "pounds", "£", "TR4203", "ref", "#", "ABCD1234", ".", ",", "'s", "christ", "college",

@@ -44,32 +44,37 @@ def results():
 
 
 def test_rows_columns_and_rendering(results, tmp_path):
-    spec, record = grounded_table(results, "mwz21")
-    assert list(spec.df["input"]) == [ORACLE_ROW, "damd", "ubar"]
-    assert list(spec.df["states"]) == ["gold", "predicted", "predicted"]
-    assert list(spec.df["domains"]) == ["estimated", "provided", "provided"]
-    assert list(spec.df["coverage"]) == ["full", "944/1000", "full"]
+    results["mine"] = result("mine", "gold", (70.0, 60.0), (50.0, 40.0), 80.0, 30.0, 9)
+    spec, record = grounded_table(results, "mwz21", kinds={"mine": "as given"},
+                                  filled={"ubar": {"total": 99.96}, "damd": {"total": 99.25}})
+    assert list(spec.df["input"]) == [ORACLE_ROW, "mine", "damd", "ubar"]
+    assert list(spec.df["text"]) == ["corpus", "as given", "filled", "filled"]
+    assert list(spec.df["states"]) == ["gold", "gold", "predicted", "predicted"]
+    assert list(spec.df["domains"]) == ["estimated", "provided", "provided", "provided"]
+    assert list(spec.df["coverage"]) == ["full", "full", "944/1000", "full"]
     assert list(spec.df.columns) == [
-        "input", "states", "domains", "coverage", "Inform", "Success", "Inform grounded",
-        "Success grounded",
-        "attribute accuracy %", "entity F1", "unknown venues"]
+        "input", "text", "states", "domains", "coverage", "Inform", "Success",
+        "Inform grounded", "Success grounded", "attribute accuracy %",
+        "filled attribute accuracy %", "entity F1", "unknown venues"]
     spec.render(tmp_path / "t")
     md = (tmp_path / "t.md").read_text()
-    assert ("| oracle, lexicalized | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 | 98.4 "
-            "| 100.0 | 12 |") in md
-    assert "| ubar | predicted | provided | full | 83.4 | 70.3 | 85.1 | 66.0 | 99.8 | 61.2 | 3 |" \
-        in md  # 61.25: round half to even
+    assert ("| oracle, lexicalized | corpus | gold | estimated | full | 93.6 | 89.8 | 95.7 | 90.9 "
+            "| 98.4 | – | 100.0 | 12 |") in md
+    assert ("| ubar | filled | predicted | provided | full | 83.4 | 70.3 | 85.1 | 66.0 | 99.8 | "
+            "100.0 | 61.2 | 3 |") in md  # 61.25: round half to even
     assert "ubar" not in "".join(spec.notes) and "oracle|" not in "".join(spec.notes)
     assert ("grounded: success|ver:mwz21|state:<row>|dom:<row>|set:grounded|thr:90|cov:<row>|"
             "lex:<row>|v:0.1.0") in spec.notes
     csv = (tmp_path / "t.csv").read_text().splitlines()
-    assert csv[1] == '"oracle, lexicalized",gold,estimated,full,93.6,89.8,95.7,90.9,98.4,100.0,12'
+    assert csv[1] == ('"oracle, lexicalized",corpus,gold,estimated,full,93.6,89.8,95.7,90.9,'
+                      '98.4,,100.0,12')
     assert (tmp_path / "t.tex").is_file()
     assert record["rows"]["damd"] == {
-        "states": "predicted", "domains": "provided",
+        "text": "filled", "states": "predicted", "domains": "provided",
         "standard": {"inform": 76.4, "success": 60.4},
         "grounded": {"inform": 74.0, "success": 55.5}, "attribute_accuracy": 99.5,
-        "entity_f1": 55.0, "unknown_venues": 0}
+        "filled_attribute_accuracy": 99.25, "entity_f1": 55.0, "unknown_venues": 0}
+    assert "filled_attribute_accuracy" not in record["rows"]["mine"]
 
 
 def test_metrics_are_numbers_and_record_has_signatures(results, tmp_path):

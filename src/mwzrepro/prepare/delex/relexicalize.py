@@ -105,6 +105,19 @@ def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
     return dict(kept) if kept is not None else entities[0]
 
 
+def _next_entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
+                 used: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The first entity the domain's state selects (else the domain's first) that is not
+    one of ``used``; the last of ``used`` when every one is."""
+    entities, by_id = _catalog(db).get(domain, ([], {}))
+    try:
+        ids = db.query(domain, state.get(domain) or {}) if state.get(domain) else []
+    except InputError:
+        ids = []
+    pool = [by_id[i] for i in ids if i in by_id] or entities
+    return dict(next((e for e in pool if e not in used), used[-1] if used else {}))
+
+
 def _reference(key: str) -> str:
     digest = hashlib.sha256(key.encode()).digest()
     letters = "".join(_REF_ALPHABET[b % len(_REF_ALPHABET)] for b in digest[:4])
@@ -202,23 +215,31 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
     names = focus is not None and any(SLOT_MAP.get(m.group(1).lower()) == "NAME"
                                       for m in PLACEHOLDER_RE.finditer(text))
 
-    def entity_of(domain: str | None) -> dict[str, Any]:
+    def entity_of(domain: str | None, naming: bool = False) -> dict[str, Any]:
         d = domain if domain in _DOMAINS else "restaurant"
-        if (d not in entities and focus is not None and d in focus and not names
-                and d in _VENUE_DOMAINS):
+        if (d not in entities and focus is not None and not names and d in _VENUE_DOMAINS
+                and d in focus.get("_named", ())):
             entities[d] = focus[d]      # no venue named now: the one named before
         if d not in entities:
             entities[d] = _entity(db, d, norm, None if focus is None else focus.get(d))
             if focus is not None and entities[d]:
                 focus[d] = entities[d]
                 focus["_last"] = d if d in _VENUE_DOMAINS else focus.get("_last")
+        elif naming and focus is not None and d in named and d in _VENUE_DOMAINS:
+            entities[d] = _next_entity(db, d, norm, [e for dom, e in listed if dom == d])
+            focus[d] = entities[d]      # "[x_name] is ..., [x_name] is ...": the next one
+        if naming and focus is not None and d in _VENUE_DOMAINS:
+            focus.setdefault("_named", set()).add(d)
+            listed.append((d, entities[d]))
         return entities[d]
 
     count = 0
     named: list[str] = []           # domains of the names filled so far in this response
+    listed: list[tuple[str, dict[str, Any]]] = []   # the venues they name
+    named_at = 0                    # where the last name ends
 
     def fill(m: re.Match[str]) -> str:
-        nonlocal count
+        nonlocal count, named_at
         name = m.group(1).lower()
         unified = SLOT_MAP.get(name)
         if unified is None:
@@ -228,9 +249,12 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         before = m.string[:m.start()]
         trains = focus is not None and any(SLOT_MAP.get(x.lower()) == "TRAINID"
                                            for x in re.findall(r"\[(\w+)\]", before))
-        if (focus is not None and prefix not in _DOMAINS and named and not trains
-                and unified in _DESCRIBED and named[-1] in _VENUE_DOMAINS):
-            domain = named[-1]          # "[attraction_name] is in the [value_area]"
+        if (focus is not None and named and not trains and unified in _DESCRIBED
+                and named[-1] in _VENUE_DOMAINS
+                and (prefix not in _DOMAINS or (prefix not in named and not re.search(
+                    r"[.!?](?:\s|$)", before[named_at:])))):
+            domain = named[-1]          # "[attraction_name] is in the [value_area]" (or
+            #                             a [hotel_area]: the prefix of no venue named)
         elif (focus is not None and prefix not in _DOMAINS and focus.get("_last") and (
                 (unified in _VENUE_FIELDS and (not names or domain not in _VENUE_DOMAINS))
                 or (unified == "PRICE" and focus["_last"] == "attraction" and not trains
@@ -239,11 +263,18 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
             domain = focus["_last"]     # "their phone is [value_phone]": the last venue's
         elif trains and unified in ("TIME", "PLACE") and prefix not in _DOMAINS:
             domain = "train"
-        if unified == "NAME":
-            named.append(str(domain))
         slots = raw.get(domain, {}) if domain else {}
         count += 1
-        value = _value(unified, name, domain, entity_of(domain), lambda: entity_of("train"),
+        entity = entity_of(domain, unified == "NAME")
+        if unified == "NAME":
+            named.append(str(domain))
+            named_at = m.end()
+        fee = entity.get("entrancefee", "") if focus is not None and named else ""
+        if (unified == "COUNT" and re.match(r"\s*(?:pounds|gbp)\b", m.string[m.end():])
+                and named[-1:] == ["attraction"] and re.match(r"\d+(?:\.\d+)?", fee)):
+            return re.match(r"\d+(?:\.\d+)?", fee).group(0)  # "[attraction_name] is
+            #                                                 [value_count] pounds": its fee
+        value = _value(unified, name, domain, entity, lambda: entity_of("train"),
                        slots, f"{key}|{count}",
                        None if focus is None else before)
         return m.group(0) if value is None else value + (m.group(2) or "").replace("-", " ")
@@ -283,19 +314,32 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
     when given); other fields are kept. ``data`` is not modified.
 
     ``consistent`` (issue 27's round trip; off by default, which keeps the rules above
-    byte for byte): a system that keeps talking about one venue — an unprefixed value after
-    a name in the same response is that venue's (``[attraction_name] is in the
-    [value_area]``); each domain's entity stays
-    the one used before while the state still selects it (or selects nothing), and in any
-    response without a name placeholder (a venue's, not a train's); an unprefixed
-    name, address, phone or postcode in a turn of a domain without venues (train, taxi) is
-    the last venue's, and so is an unprefixed address, phone or postcode in a response without
-    a name; a train time or station after a train id, or in a train turn, is the train's own
-    (``arrive`` after arrive/to/in/by, else ``leave``; destination after arrive/to/in, else
-    departure); a price after ``entrance``/``fee``/``admission`` or after a name, while an
-    attraction is the last venue and no train id came before, is its entrance fee. ``user_named`` (``{dialogue id: [{domain: [entity id, ...]} per
-    turn]}``, the venues each user utterance names) makes it a system that listens: a venue
-    the user names becomes the domain's entity.
+    byte for byte): a system that keeps talking about the venues it names.
+
+    * The venue in focus of a domain is the one last *named* (a name placeholder filled, or
+      a venue in ``user_named``); a response without a name placeholder gives that venue's
+      values; a domain with none named yet takes the state's query result, each domain's
+      entity staying the one used before while the state still selects it (or selects
+      nothing).
+    * An unprefixed value after a name in the same response is that venue's (``[attraction_name]
+      is in the [value_area]``), and so is a prefixed one whose domain no name of the response
+      has, in the name's sentence (``[attraction_name] is in the [hotel_area]``: a slip of
+      the prefix).
+    * A second name placeholder of a domain in one response is the next venue the state
+      selects (a list: ``[attraction_name] is free , [attraction_name] is ...``), and the
+      values after it are its own; ``[value_count] pounds`` after an attraction's name is its
+      entrance fee's amount, when it has one.
+    * An unprefixed name, address, phone or postcode in a turn of a domain without venues
+      (train, taxi) is the last venue's, and so is an unprefixed address, phone or postcode
+      in a response without a name; a train time or station after a train id, or in a train
+      turn, is the train's own (``arrive`` after arrive/to/in/by, else ``leave``;
+      destination after arrive/to/in, else departure); a price after
+      ``entrance``/``fee``/``admission`` or after a name, while an attraction is the last
+      venue and no train id came before, is its entrance fee.
+
+    ``user_named`` (``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``):
+    the venues named before each turn's response is written — by the user, and (issue 27's
+    round trip) in words by the response itself; each becomes its domain's venue in focus.
 
     Raises:
         InputError: a dialogue's value is not a list of objects with a string ``response``.
@@ -319,6 +363,7 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
                     entity = _catalog(db).get(domain, ([], {}))[1].get(ids[0]) if ids else None
                     if entity is not None and domain in _VENUE_DOMAINS:
                         focus[domain], focus["_last"] = entity, domain
+                        focus.setdefault("_named", set()).add(domain)
             text = lexicalize(turn["response"], state, db, previous=previous,
                               active=active if isinstance(active, list) else None,
                               key=f"{did}|{i}", focus=focus)
