@@ -7,7 +7,12 @@ predicted state, then scored as lexicalized text (the round-trip rows of
 mode, a system that keeps to the venues it names and listens: the venues the user names
 before a turn (:func:`~mwzrepro.scorer.grounding.user_named`) and the venues the system's
 own response names in words (``the postcode for the Yippee Noodle Bar is [postcode]``) become
-the domain's venue in focus, the system's in the response's own turn.
+the domain's venue in focus, the system's in the response's own turn; and in a file without
+``active_domains`` an unprefixed placeholder is of the domain the reference evaluator
+estimates from the predicted states (spec-standard-evaluation §8), the domain the standard
+setting scores the turn for, rather than the relexicalizer's own guess (the state domain that
+changed last, else the last one: in MARS's ``[value_name] phone number is [value_phone]``
+after a museum question, the restaurant of the state's end).
 
 **Filled attribute accuracy** (:func:`filled_accuracy`). Published outputs are not purely
 delexicalized: several systems write some values in words (DOTS ``leaves cambridge for
@@ -28,6 +33,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.scorer.context import ScoringContext
 
@@ -63,7 +69,26 @@ def round_trip(data: Mapping[str, Any], ctx: ScoringContext) -> dict[str, Any]:
     from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
 
     return lexicalize_predictions(data, ctx._database(), consistent=True,
-                                  user_named=_heard(data, ctx))
+                                  user_named=_heard(data, ctx), domains=_estimated(data))
+
+
+def _estimated(data: Mapping[str, Any]) -> dict[str, list[list[str]]]:
+    """``{dialogue id as in data: [[domain] or [] per turn]}``: the reference evaluator's
+    active-domain estimate from each dialogue's predicted states (spec-standard-evaluation
+    §8), for the turns that give no ``active_domains``; malformed states count as empty."""
+    from mwzrepro.core.normalize_state import normalize_state
+    from mwzrepro.standard.active_domains import estimate_from_states
+
+    def normalized(turn: Any) -> dict[str, Any]:
+        state = turn.get("state") if isinstance(turn, Mapping) else None
+        try:
+            return normalize_state({d: {k: v for k, v in s.items() if isinstance(v, str)}
+                                    for d, s in state.items() if isinstance(s, Mapping)})
+        except (AttributeError, TypeError, ValueError, InputError):
+            return {}
+
+    return {did: estimate_from_states([normalized(t) for t in turns])
+            for did, turns in data.items() if isinstance(turns, list)}
 
 
 def own_values(data: Mapping[str, Any], ctx: ScoringContext

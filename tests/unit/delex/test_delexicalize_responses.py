@@ -227,6 +227,19 @@ def test_consistent_mode_keeps_to_named_venues(db):
                        [{"restaurant": ["2"]}]) == ["call 01223329432 ."]
 
 
+def test_estimated_domains_place_unprefixed_placeholders(db):
+    # nothing changed in the state: the last state domain (hotel) unless the turn's domains
+    # (given, or the evaluator's estimate passed as ``domains``) say restaurant
+    state = {"restaurant": {"food": "indian"}, "hotel": {"area": "south"}}
+    data = {"d": [{"response": "[value_name] it is .", "state": state}] * 2}
+    plain = lexicalize_predictions(data, db, consistent=True)
+    assert plain["d"][1]["response"] == "the lensfield hotel it is ."
+    placed = lexicalize_predictions(data, db, consistent=True,
+                                    domains={"d": [["hotel"], ["restaurant"]]})
+    assert [t["response"] for t in placed["d"]] == ["the lensfield hotel it is .",
+                                                    "the golden curry it is ."]
+
+
 def test_consistent_mode_reads_slips_and_lists(db):
     centre = {"restaurant": {"area": "centre"}, "hotel": {"area": "south"}}
     # a domain prefix of no venue named, in the sentence of a name: the named venue's value

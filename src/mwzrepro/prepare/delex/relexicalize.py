@@ -308,7 +308,9 @@ def _normalized(state: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
 def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
                            consistent: bool = False,
                            user_named: Mapping[str, Sequence[Mapping[str, Sequence[str]]]]
-                           | None = None) -> dict[str, Any]:
+                           | None = None,
+                           domains: Mapping[str, Sequence[Sequence[str]]] | None = None
+                           ) -> dict[str, Any]:
     """A copy of a prediction mapping (spec-standard-evaluation §2) with every response
     lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
     when given); other fields are kept. ``data`` is not modified.
@@ -340,6 +342,10 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
     ``user_named`` (``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``):
     the venues named before each turn's response is written — by the user, and (issue 27's
     round trip) in words by the response itself; each becomes its domain's venue in focus.
+    ``domains`` (``{dialogue id as in data: [[domain, ...] per turn]}``): the active domains
+    of turns that give no ``active_domains`` (the round trip passes the evaluator's
+    estimate from the predicted states, so that an unprefixed placeholder is of the domain
+    the standard setting scores the turn for).
 
     Raises:
         InputError: a dialogue's value is not a list of objects with a string ``response``.
@@ -357,6 +363,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
                                  "string 'response'")
             state = turn.get("state")
             active = turn.get("active_domains")
+            if not isinstance(active, list) and i < len((domains or {}).get(did, ())):
+                active = list(domains[did][i])  # type: ignore[index]
             heard = (user_named or {}).get(did, ())
             if focus is not None and i < len(heard):
                 for domain, ids in heard[i].items():
