@@ -98,7 +98,9 @@ class WorkflowParams(_Block):
     systems: list[System] = Field(
         ..., min_length=1,
         description="Systems scored: prediction files data/raw/mwzeval/predictions/<system>.json "
-        "(reference evaluator input format).", json_schema_extra=STRUCTURAL)
+        "(reference evaluator input format); a registered file of lexicalized text (form: "
+        "lexicalized, add-system) is scored by tables-grounded only.",
+        json_schema_extra=STRUCTURAL)
     predictions: Predictions = Field(default_factory=Predictions,
                                      description=Predictions.__doc__)
 
