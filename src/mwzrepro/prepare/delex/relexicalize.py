@@ -92,17 +92,24 @@ def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
     if not entities:
         return {}
     key = "trainid" if domain == "train" else "id"
-    constraints = state.get(domain)
-    if isinstance(constraints, Mapping) and constraints:
-        try:
-            ids = db.query(domain, constraints)
-        except InputError:
-            ids = []
-        if kept is not None and kept.get(key) in ids:
-            return dict(kept)
-        if ids:
-            return by_id.get(ids[0], entities[0])
+    ids = _selected(db, domain, state)
+    if kept is not None and kept.get(key) in ids:
+        return dict(kept)
+    if ids:
+        return by_id.get(ids[0], entities[0])
     return dict(kept) if kept is not None else entities[0]
+
+
+def _selected(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> list[str]:
+    """The ids the domain's state selects (spec §6 query); none without constraints or when
+    the query refuses them."""
+    constraints = state.get(domain)
+    if not isinstance(constraints, Mapping) or not constraints:
+        return []
+    try:
+        return db.query(domain, constraints)
+    except InputError:
+        return []
 
 
 def _next_entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
@@ -110,11 +117,7 @@ def _next_entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
     """The first entity the domain's state selects (else the domain's first) that is not
     one of ``used``; the last of ``used`` when every one is."""
     entities, by_id = _catalog(db).get(domain, ([], {}))
-    try:
-        ids = db.query(domain, state.get(domain) or {}) if state.get(domain) else []
-    except InputError:
-        ids = []
-    pool = [by_id[i] for i in ids if i in by_id] or entities
+    pool = [by_id[i] for i in _selected(db, domain, state) if i in by_id] or entities
     return dict(next((e for e in pool if e not in used), used[-1] if used else {}))
 
 
@@ -269,11 +272,11 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         if unified == "NAME":
             named.append(str(domain))
             named_at = m.end()
-        fee = entity.get("entrancefee", "") if focus is not None and named else ""
-        if (unified == "COUNT" and re.match(r"\s*(?:pounds|gbp)\b", m.string[m.end():])
-                and named[-1:] == ["attraction"] and re.match(r"\d+(?:\.\d+)?", fee)):
-            return re.match(r"\d+(?:\.\d+)?", fee).group(0)  # "[attraction_name] is
-            #                                                 [value_count] pounds": its fee
+        fee = re.match(r"\d+(?:\.\d+)?", entity.get("entrancefee", "")
+                       if focus is not None and named[-1:] == ["attraction"] else "")
+        if (fee and unified == "COUNT"
+                and re.match(r"\s*(?:pounds|gbp)\b", m.string[m.end():])):
+            return fee.group(0)         # "[attraction_name] is [value_count] pounds": its fee
         value = _value(unified, name, domain, entity, lambda: entity_of("train"),
                        slots, f"{key}|{count}",
                        None if focus is None else before)
