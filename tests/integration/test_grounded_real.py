@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -89,6 +91,12 @@ def test_probe_phones_and_postcodes_swapped(evaluator, corpus, scored):
     assert _totals(d, "success") == STANDARD
     assert _totals(scored, "success_grounded")[1] - _totals(d, "success_grounded")[1] >= 25
     assert d["grounding"]["attribute_accuracy"]["per_slot"]["phone"]["accuracy"] <= 10
+    # the README's example is this probe's output
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    phone = d["grounding"]["attribute_accuracy"]["per_slot"]["phone"]
+    assert re.search(rf"^  phone +{phone['accuracy']:.1f} % \({phone['correct']}/"
+                     rf"{phone['count']}\)$", readme, re.M)
+    assert re.search(rf"^success .* {_totals(d, 'success_grounded')[1]:.1f}$", readme, re.M)
 
 
 ROUND_TRIP = ("augpt", "bort", "damd", "dots", "galaxy-e2e", "labes", "mars", "mintl", "pptod",
