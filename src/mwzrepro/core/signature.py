@@ -161,17 +161,28 @@ def add_fields(text: str, fields: Mapping[str, object], before_coverage: bool = 
 def table_signature(signatures: Iterable[str | Signature], per_row: Iterable[str] = ()) -> str:
     """The signature a table note gives for one column of rows: never the ``system`` field
     (signatures do not name systems); a field of ``per_row`` whose value differs between the
-    rows reads :data:`PER_ROW` (the rows show their own values); every other field as the
-    rows share it (check them first with :func:`check_compatible`).
+    rows — or that only some rows have — reads :data:`PER_ROW` (the rows show their own
+    values), in the place the first row having it gives it; every other field as the rows
+    share it, in the first row's order (check them first with :func:`check_compatible`).
 
     >>> table_signature(["I|system:a|dom:x|thr:90|v:1", "I|system:b|dom:y|thr:90|v:1"],
     ...                 per_row=("dom",))
     'I|dom:<row>|thr:90|v:1'
     >>> table_signature(["I|system:a|dom:x|v:1", "I|system:b|dom:x|v:1"], per_row=("dom",))
     'I|dom:x|v:1'
+    >>> table_signature(["I|thr:90|lex:1-gold|v:1", "I|thr:90|cov:9/10|lex:1-pred|v:1"],
+    ...                 per_row=("cov", "lex"))
+    'I|thr:90|cov:<row>|lex:<row>|v:1'
     """
     parsed = [s if isinstance(s, Signature) else Signature.parse(s) for s in signatures]
     first = parsed[0]
     differ = {k for k in per_row if len({p.fields.get(k) for p in parsed}) > 1}
-    fields = {k: PER_ROW if k in differ else v for k, v in first.fields.items() if k != "system"}
+    keys = [k for k in first.fields if k != "system"]
+    for p in parsed[1:]:
+        row = list(p.fields)
+        for i, k in enumerate(row):
+            if k in differ and k not in keys:   # a per-row field the rows before lack
+                before = next((j for j in reversed(row[:i]) if j in keys), None)
+                keys.insert(0 if before is None else keys.index(before) + 1, k)
+    fields = {k: PER_ROW if k in differ else first.fields[k] for k in keys}
     return Signature(first.metric, fields, first.version).format()

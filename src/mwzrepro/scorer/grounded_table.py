@@ -92,25 +92,6 @@ def grounded_cells(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _with_coverage(text: str, sigs: list[str]) -> str:
-    """``text`` with ``cov:<row>`` before ``lex`` when some rows have a ``cov`` field and the
-    first has none (:func:`~mwzrepro.core.signature.table_signature` takes the first row's
-    fields).
-
-    >>> _with_coverage("I|thr:90|lex:<row>|v:1", ["I|lex:1-gold|v:1", "I|cov:9/10|lex:1-pred|v:1"])
-    'I|thr:90|cov:<row>|lex:<row>|v:1'
-    """
-    from mwzrepro.core.signature import PER_ROW, Signature
-
-    sig = Signature.parse(text)
-    if "cov" in sig.fields or not any("cov" in Signature.parse(s).fields for s in sigs):
-        return text
-    fields = {k: v for k, v in sig.fields.items() if k != "lex"}
-    fields["cov"] = PER_ROW
-    fields.update({k: v for k, v in sig.fields.items() if k == "lex"})
-    return Signature(sig.metric, fields, sig.version).format()
-
-
 def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
                    kinds: Mapping[str, str] | None = None,
                    filled: Mapping[str, Mapping[str, Any]] | None = None
@@ -186,7 +167,7 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
     for group, key in _SIGNATURES.items():
         sigs = [results[label]["signatures"][key] for label in labels]
         check_compatible(sigs, vary=("system",) + _PER_ROW, where=f"{group} columns")
-        signatures[group] = _with_coverage(table_signature(sigs, per_row=_PER_ROW), sigs)
+        signatures[group] = table_signature(sigs, per_row=_PER_ROW)
     notes = [f"{group}: {sig}" for group, sig in signatures.items()] + [
         f"{version} test set, lexicalized text (lex:1). Text 'corpus': the corpus's own "
         "lexicalized responses with gold states (the upper bound); 'as given': a registered "
