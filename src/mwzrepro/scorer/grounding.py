@@ -85,14 +85,15 @@ def settings_of(setting: str, lexicalized: bool) -> tuple[str, ...]:
     return settings
 
 
-def link_predictions(data: Mapping[str, Any], resources: Any
+def link_predictions(data: Mapping[str, Any], resources: Any, source: str | None = None
                      ) -> dict[str, list[Any]]:
     """``{canonical dialogue id: [LinkedResponse per turn]}`` of a prediction mapping, linked
-    by lex:1 with the state source of :func:`mwzrepro.scorer.lexicalized.lex_state_source`."""
+    by lex:1 with the states of ``source`` (``pred``/``gold``; default: the state source of
+    :func:`mwzrepro.scorer.lexicalized.lex_state_source` for ``data``)."""
     from mwzrepro.scorer.lexicalized import delexicalize_predictions
 
     links: dict[str, list[Any]] = {}
-    delexicalize_predictions(data, resources, links=links)
+    delexicalize_predictions(data, resources, source, links=links)
     return links
 
 

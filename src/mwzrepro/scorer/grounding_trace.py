@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
+from mwzrepro.core.venue_database import ID_FIELD
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
 
-__all__ = ["grounded_trace", "format_grounded_trace", "why_inform"]
+__all__ = ["grounded_trace", "format_grounded_trace"]
 
 _RECORD_FIELDS = ("area", "pricerange", "food", "type", "stars", "entrancefee", "address",
                   "postcode", "phone", "departure", "destination", "day", "leave", "arrive",
                   "price")
 
 
-def why_inform(domain: str, goal: Mapping[str, Any], offered: list[str] | None,
+def _why_inform(domain: str, goal: Mapping[str, Any], offered: list[str] | None,
                goal_venues: list[str], database: Any) -> str:
     """Why one goal domain informs or fails in the grounded setting (one phrase).
 
@@ -34,7 +35,7 @@ def why_inform(domain: str, goal: Mapping[str, Any], offered: list[str] | None,
     ...         return ["1"] if c.get("area") in (None, "centre") else []
     ...     def entities(self, domain):
     ...         return [{"id": "1", "area": "centre"}, {"id": "2", "area": "north"}]
-    >>> why_inform("hotel", {"informable": {"area": "centre"}}, ["2"], ["1"], DB())
+    >>> _why_inform("hotel", {"informable": {"area": "centre"}}, ["2"], ["1"], DB())
     "fails: 2 is no goal venue (area: 'north', goal 'centre')"
     """
     if offered is None:
@@ -44,8 +45,7 @@ def why_inform(domain: str, goal: Mapping[str, Any], offered: list[str] | None,
     bad = [v for v in offered if v not in goal_venues]
     if not bad:
         return f"informs: offered {', '.join(offered)} ⊆ goal venues"
-    rows = {str(e.get("trainid" if domain == "train" else "id")): e
-            for e in database.entities(domain)}
+    rows = {str(e.get(ID_FIELD[domain])): e for e in database.entities(domain)}
     reasons = []
     for v in bad[:3]:
         row = rows.get(v, {})
@@ -72,16 +72,18 @@ def grounded_trace(ctx: ScoringContext, data: Mapping[str, Any], dialogue_id: st
             :meth:`~mwzrepro.scorer.evaluator.Evaluator.evaluate`).
     """
     from mwzrepro.scorer.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized import lex_state_source
     from mwzrepro.standard.grounded import evaluate_grounded_dialogue, named_venues
     from mwzrepro.standard.grounded_values import venue_records
-    from mwzrepro.standard.grounding_metrics import state_focus, attribute_checks
+    from mwzrepro.standard.grounding_metrics import corpus_attribute_checks
 
     did = canonical_dialogue_id(dialogue_id)
     raw = next((k for k in data if canonical_dialogue_id(k) == did), None)
     prep = ctx._prepare(data, source)[1]
     if raw is None or did not in prep.dialogues:
         raise InputError(f"{source}: dialogue {dialogue_id} is not in the predictions")
-    links = link_predictions({raw: data[raw]}, ctx.resources)[did]
+    # the file's state source, as scoring links it (not this dialogue's alone)
+    links = link_predictions({raw: data[raw]}, ctx.resources, lex_state_source(data))[did]
     d, ev, db = prep.dialogues[did], ctx.resources.eval, ctx._database()
     users = user_named(ctx.resources).get(did, [])
     records: list[dict[str, Any]] = []
@@ -90,11 +92,12 @@ def grounded_trace(ctx: ScoringContext, data: Mapping[str, Any], dialogue_id: st
                                          [r.spans for r in links], db, records, users)
     venues = venue_records(db)
     utterances = ctx.resources.user_utterances(did)
-    turns, before = [], []
-    for t, state in enumerate(d["states"]):
+    values: dict[int, list[dict[str, Any]]] = {}
+    for _, t, check in corpus_attribute_checks({did: d}, {did: links}, db, {did: users}):
+        values.setdefault(t, []).append(check)
+    turns = []
+    for t in range(len(d["states"])):
         linked = links[t]
-        if t < len(users) and users[t]:
-            before = [(dom, i) for dom, ids in users[t].items() for i in ids]
         named = named_venues(linked.spans)
         turns.append({
             "turn": t, "user": utterances[t] if t < len(utterances) else "",
@@ -103,18 +106,14 @@ def grounded_trace(ctx: ScoringContext, data: Mapping[str, Any], dialogue_id: st
                 k: v for k, v in (venues.get((dom, i)) or [{}])[0].items()
                 if k in _RECORD_FIELDS or k == "name"}} for dom, ids in named.items()
                 for i in ids],
-            "values": attribute_checks(linked.text, linked.spans, before,
-                                       state_focus(state, db), venues,
-                                       d["active_domains"][t]),
+            "values": values.get(t, []),
             "domains": [r for r in records if r["turn"] == t]})
-        if named:
-            before = [(dom, i) for dom, ids in named.items() for i in ids]
     result = {}
     for domain, g in ev.goals[did].items():
         goal_venues = db.query(domain, g["informable"]) if domain in db.domains else []
         offered = outcome.offered.get(domain)
         result[domain] = {"offered": offered, "goal_venues": goal_venues,
-                          "why": why_inform(domain, g, offered, goal_venues, db),
+                          "why": _why_inform(domain, g, offered, goal_venues, db),
                           "inform": outcome.inform[domain],
                           "success": outcome.success[domain]}
     return {"dialogue_id": did, "goal": ev.goals[did], "turns": turns, "result": result,
