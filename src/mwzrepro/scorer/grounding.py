@@ -116,16 +116,18 @@ def check_lexicalized(links: Mapping[str, list[Any]], source: str) -> None:
 
 
 @lru_cache(maxsize=2)
-def _tables(directory: str, resources: Any
-            ) -> tuple[dict[str, list], dict[tuple[str, int], set]]:
+def _grounding_tables(resources: Any
+                      ) -> tuple[dict[str, list], dict[tuple[str, int], set]]:
+    """``(user_named, reference_values)`` of a resource set, read from or stored in the
+    cache (:func:`user_named`)."""
     import json
-    from pathlib import Path
 
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.memo import code_digest
 
-    path = (Path(directory).parents[2] / "grounding"
-            / f"{resources.version}-{Path(directory).name}-{code_digest()[:16]}.json")
+    directory = resources.directory
+    path = (directory.parents[2] / "grounding"
+            / f"{resources.version}-{directory.name}-{code_digest()[:16]}.json")
     if path.is_file():
         stored = json.loads(path.read_text(encoding="utf-8"))
     else:
@@ -141,19 +143,15 @@ def _tables(directory: str, resources: Any
 
 
 def _build_tables(resources: Any) -> dict[str, Any]:
-    from mwzrepro.scorer.lexicalized import delexicalize_predictions, delexicalizer_of
+    from mwzrepro.scorer.grounded_table import corpus_text
+    from mwzrepro.scorer.lexicalized import delexicalizer_of
     from mwzrepro.standard.grounded import named_venues
     from mwzrepro.standard.grounding_metrics import entity_values
 
     delex = delexicalizer_of(resources)
     users = {did: [named_venues(delex.link(text).spans) for text in
                    resources.user_utterances(did)] for did in resources.eval.goals}
-    refs = resources.references
-    data: dict[str, list[dict[str, str]]] = {}
-    for did, text in zip(refs["dialogue_id"], refs["text"]):
-        data.setdefault(did, []).append({"response": text})
-    links: dict[str, list[Any]] = {}
-    delexicalize_predictions(data, resources, "gold", links=links)
+    links = link_predictions(corpus_text(resources), resources, "gold")
     values = {did: [sorted(entity_values(r.spans)) for r in turns]
               for did, turns in links.items()}
     return {"user_named": users, "reference_values": values}
@@ -164,13 +162,13 @@ def user_named(resources: Any) -> dict[str, list[dict[str, list[str]]]]:
     utterance of the test set names (lex:1 links, no state). Built once per resource set and
     package code, and stored beside the resources (``<cache>/grounding/``), with
     :func:`reference_values`."""
-    return _tables(str(resources.directory), resources)[0]
+    return _grounding_tables(resources)[0]
 
 
 def reference_values(resources: Any) -> dict[tuple[str, int], set]:
     """``{(dialogue id, turn): entity values}`` of the corpus's own lexicalized responses
     (linked with the gold state; stored as :func:`user_named`)."""
-    return _tables(str(resources.directory), resources)[1]
+    return _grounding_tables(resources)[1]
 
 
 def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mapping[str, Any],
@@ -184,7 +182,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
         InputError: a delexicalized file (:func:`check_lexicalized`).
     """
     from mwzrepro.scorer.blocks import public_signature
-    from mwzrepro.scorer.lexicalized import lex_state_source
+    from mwzrepro.scorer.lexicalized import delexicalizer_of, lex_state_source
     from mwzrepro.scorer.results import SuccessScores
     from mwzrepro.standard.grounded import grounded_dialogue_rows
     from mwzrepro.standard.grounding_metrics import corpus_grounding
@@ -208,7 +206,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
                                       for t in v]
            for k, v in data.items() if isinstance(v, list)}
     figures, unknown = corpus_grounding(prep.dialogues, links, raw, db,
-                                        delexicalizer_lexicon(ctx),
+                                        delexicalizer_of(ctx.resources).lexicon,
                                         reference_values(ctx.resources), users)
     for phrase in unknown[:10]:
         log.info("%s: unknown venue (no database venue of that name): %s", source, phrase)
@@ -220,10 +218,3 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
             "grounding": GroundingScores(figures["attribute_accuracy"],
                                          figures["unknown_venues"], figures["entity_f1"],
                                          public_signature(gsig, coverage))}
-
-
-def delexicalizer_lexicon(ctx: ScoringContext) -> Any:
-    """The lex:1 value lexicon of the evaluator's resources."""
-    from mwzrepro.scorer.lexicalized import delexicalizer_of
-
-    return delexicalizer_of(ctx.resources).lexicon
