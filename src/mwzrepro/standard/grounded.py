@@ -67,7 +67,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mwzrepro.prepare.delex.delexicalize_responses import Span
-from mwzrepro.standard.grounded_values import venue_records
+from mwzrepro.standard.grounded_values import state_venue, venue_records
 from mwzrepro.standard.inform_success import (
     AUTO_MATCHED_DOMAINS,
     DB_DOMAINS,
@@ -78,7 +78,7 @@ from mwzrepro.standard.inform_success import (
     outcome_of,
 )
 
-__all__ = ["SETTING", "named_venues", "focus_of", "evaluate_grounded_dialogue",
+__all__ = ["SETTING", "named_venues", "evaluate_grounded_dialogue",
            "grounded_dialogue_rows"]
 
 #: The setting's name (the ``set`` field of its signatures).
@@ -108,9 +108,9 @@ def named_venues(spans: Sequence[Span]) -> dict[str, list[str]]:
     return out
 
 
-def focus_of(domain: str, named_now: Mapping[str, list[str]],
-             named_before: Mapping[str, list[str]], state: Mapping[str, Any],
-             database: Any) -> list[tuple[str, str]]:
+def _focus_venues(domain: str, named_now: Mapping[str, list[str]],
+                  named_before: Mapping[str, list[str]], state: Mapping[str, Any],
+                  database: Any) -> list[tuple[str, str]]:
     """The venues in focus of ``domain`` in a turn (rule 3 of the module docstring):
     ``[(domain, entity id), ...]``."""
     ids = named_now.get(domain) or named_before.get(domain)
@@ -118,10 +118,8 @@ def focus_of(domain: str, named_now: Mapping[str, list[str]],
         from mwzrepro.prepare.delex.value_lexicon import STATIONS
 
         ids = [STATIONS[domain]["name"]]
-    if not ids and domain in NAME_DOMAINS and isinstance(state.get(domain), Mapping):
-        name = state[domain].get("name")
-        if isinstance(name, str) and name:
-            ids = database.query(domain, {"name": name})[:1]
+    if not ids and domain in NAME_DOMAINS:
+        return state_venue(domain, state, database)
     return [(domain, i) for i in ids or ()]
 
 
@@ -205,7 +203,9 @@ def evaluate_grounded_dialogue(
                 previous = offered[domain]
                 if not previous or any(v not in found for v in previous):
                     offered[domain] = list(found)
-            focus = focus_of(domain, named_now, named_before, state, database)
+            focus = (_focus_venues(domain, named_now, named_before, state, database)
+                     if domain in _CHECKED_DOMAINS and any(x in _VALUE_SLOTS for x in mentions)
+                     else [])        # only the values of PHONE, ADDRESS, POST read it
             credited, checks = [], []
             for x in mentions:
                 ok, c = _credited(domain, x, spans, focus, booked_now, train_goal, records)

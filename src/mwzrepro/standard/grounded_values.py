@@ -41,7 +41,7 @@ from typing import Any
 from mwzrepro.core.venue_database import ID_FIELD
 from mwzrepro.prepare.delex.value_lexicon import STATIONS, tokens
 
-__all__ = ["CHECKED_FIELDS", "CONTACT_SLOTS", "VenueRecords", "venue_records", "same_value",
+__all__ = ["state_venue", "CHECKED_FIELDS", "CONTACT_SLOTS", "VenueRecords", "venue_records", "same_value",
            "value_key", "parse_minutes"]
 
 _CONTACT = {"phone": ("phone",), "address": ("address",), "postcode": ("postcode",)}
@@ -190,3 +190,14 @@ def same_value(slot: str, given: str, true: str) -> bool:
             return False
         return 1 < round(n) <= 99 and abs(float(a) - round(n) * float(b)) <= 0.05
     return False
+
+
+def state_venue(domain: str, state: Mapping[str, Any], database: Any) -> list[tuple[str, str]]:
+    """``[(domain, entity id)]`` of the venue a state's ``name`` slot of ``domain`` names (the
+    first database match; ``[]`` without a name or a match). ``state``: ``{domain: {slot:
+    value}}``; ``database``: a :class:`~mwzrepro.core.venue_database.VenueDatabase`."""
+    slots = state.get(domain)
+    name = slots.get("name") if isinstance(slots, Mapping) else None
+    if not isinstance(name, str) or not name:
+        return []
+    return [(domain, i) for i in database.query(domain, {"name": name})[:1]]

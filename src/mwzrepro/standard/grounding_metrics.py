@@ -52,7 +52,12 @@ from typing import Any
 
 from mwzrepro.core.slot_map import SLOT_MAP
 from mwzrepro.prepare.delex.delexicalize_responses import Span
-from mwzrepro.standard.grounded_values import CHECKED_FIELDS, CONTACT_SLOTS, value_key
+from mwzrepro.standard.grounded_values import (
+    CHECKED_FIELDS,
+    CONTACT_SLOTS,
+    state_venue,
+    value_key,
+)
 
 __all__ = ["F1_SLOTS", "attribute_checks", "state_focus", "corpus_attribute_checks",
            "accuracy_of", "corpus_grounding", "grounding_lines",
@@ -200,13 +205,8 @@ def f1_percent(counts: Mapping[str, int]) -> dict[str, Any]:
 
 def state_focus(state: Mapping[str, Any], database: Any) -> list[tuple[str, str]]:
     """The venues ``[(domain, id)]`` of a state's ``name`` slots (first match each)."""
-    out = []
-    for domain in ("restaurant", "hotel", "attraction"):
-        slots = state.get(domain)
-        name = slots.get("name") if isinstance(slots, Mapping) else None
-        if isinstance(name, str) and name:
-            out += [(domain, i) for i in database.query(domain, {"name": name})[:1]]
-    return out
+    return [v for domain in ("restaurant", "hotel", "attraction")
+            for v in state_venue(domain, state, database)]
 
 
 def corpus_attribute_checks(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
