@@ -38,6 +38,10 @@ ORACLE_ROW = "oracle, lexicalized"
 #: round-trip systems.
 TEXT_KINDS = ("corpus", "as given", "filled")
 
+#: The cells of :func:`grounded_cells` that come after the column ``filled attribute
+#: accuracy %`` (the others come before it).
+_AFTER_FILLED = ("entity F1", "unknown venues")
+
 #: ``to_dict()`` signature keys of the table's column groups.
 _SIGNATURES = {"standard": "success", "grounded": "success_grounded", "grounding": "grounding"}
 #: Signature fields that differ between the rows (shown as columns ``states``, ``domains``,
@@ -147,12 +151,11 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
         own = (filled or {}).get(label, {}).get("total")
         fields = Signature.parse(res["signatures"]["success"]).fields
         states, domains = fields.get("state", "–"), fields.get("dom", "–")
-        numbers = list(cells.items())
-        at = [k for k, _ in numbers].index("attribute accuracy %") + 1
         rows.append({"input": label, "text": kind(label), "states": states,
                      "domains": domains, "coverage": fields.get("cov", "full"),
-                     **dict(numbers[:at]), "filled attribute accuracy %": own,
-                     **dict(numbers[at:])})
+                     **{k: v for k, v in cells.items() if k not in _AFTER_FILLED},
+                     "filled attribute accuracy %": own,
+                     **{k: cells[k] for k in _AFTER_FILLED}})
         record_rows["oracle" if label == ORACLE_ROW else label] = {
             "text": kind(label), "states": states, "domains": domains,
             "standard": {"inform": cells["Inform"], "success": cells["Success"]},

@@ -127,18 +127,15 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
     prep = ctx._prepare(lexical, source)[1]
     links = link_predictions(lexical, ctx.resources)
     own = own_values(data, ctx)
-    per_slot: dict[str, list[int]] = {}
-    mine = [0, 0]
+    filled, mine = [], []
     for did, t, check in corpus_attribute_checks(prep.dialogues, links, ctx._database(),
                                                  user_named(ctx.resources)):
         given = own.get((did, t))
         key = (check["slot"], value_key(check["slot"], check["text"]))
         if given and given[key] > 0:
             given[key] -= 1
-            mine[0] += check["correct"]
-            mine[1] += 1
-            continue
-        n = per_slot.setdefault(check["slot"], [0, 0])
-        n[0] += check["correct"]
-        n[1] += 1
-    return {**accuracy_of(per_slot), "own": {"correct": mine[0], "count": mine[1]}}
+            mine.append(check)
+        else:
+            filled.append(check)
+    return {**accuracy_of(filled),
+            "own": {"correct": sum(c["correct"] for c in mine), "count": len(mine)}}

@@ -237,14 +237,20 @@ def corpus_attribute_checks(dialogues: Mapping[str, Mapping[str, Sequence[Any]]]
                 before = [(dom, i) for dom, ids in named.items() for i in ids]
 
 
-def accuracy_of(per_slot: Mapping[str, Sequence[int]]) -> dict[str, Any]:
-    """The ``attribute_accuracy`` block from ``{slot: [correct, count]}``: ``{"total":
-    percent or None, "correct", "count", "per_slot": {slot: {"accuracy", "correct",
-    "count"}}}``.
+def accuracy_of(checks: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``attribute_accuracy`` block of value checks (:func:`attribute_checks`' dicts,
+    read: ``slot``, ``correct``): ``{"total": percent or None, "correct", "count",
+    "per_slot": {slot: {"accuracy" (percent), "correct", "count"}}}``.
 
-    >>> accuracy_of({"phone": [1, 2], "area": [3, 3]})["total"]
+    >>> accuracy_of([{"slot": "phone", "correct": True}, {"slot": "phone", "correct": False},
+    ...              *[{"slot": "area", "correct": True}] * 3])["total"]
     80.0
     """
+    per_slot: dict[str, list[int]] = {}
+    for c in checks:
+        n = per_slot.setdefault(c["slot"], [0, 0])
+        n[0] += c["correct"]
+        n[1] += 1
     correct = sum(n[0] for n in per_slot.values())
     total = sum(n[1] for n in per_slot.values())
     return {"total": 100 * correct / total if total else None, "correct": correct,
@@ -275,11 +281,8 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
         ``({"attribute_accuracy", "unknown_venues", "entity_f1"}, every unknown venue
         phrase in corpus order)``.
     """
-    per_slot: dict[str, list[int]] = {}
-    for _, _, c in corpus_attribute_checks(dialogues, links, database, user_named):
-        n = per_slot.setdefault(c["slot"], [0, 0])
-        n[0] += c["correct"]
-        n[1] += 1
+    accuracy = accuracy_of(c for _, _, c in corpus_attribute_checks(dialogues, links,
+                                                                    database, user_named))
     unknown: list[str] = []
     counts = {"tp": 0, "fp": 0, "fn": 0}
     for did, d in dialogues.items():
@@ -290,7 +293,7 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
             counts["tp"] += tp
             counts["fp"] += fp
             counts["fn"] += fn
-    return ({"attribute_accuracy": accuracy_of(per_slot),
+    return ({"attribute_accuracy": accuracy,
              "unknown_venues": {"count": len(unknown), "examples": unknown[:10]},
              "entity_f1": f1_percent(counts)}, unknown)
 

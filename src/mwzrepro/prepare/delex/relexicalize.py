@@ -23,7 +23,7 @@ spec-standard-evaluation §3.2 they normalize to):
 * other placeholders (``INTERNET``, ``PARKING``, ``ID``, ``DEPARTMENT``, ``OPEN``, names the
   normalization deletes) stay as they are.
 
->>> from mwzrepro.core.venue_database import VenueDatabase
+>>> from mwzrepro.core.venue_database import ID_FIELD, VenueDatabase
 >>> db = VenueDatabase({"restaurant": [{"id": "1", "name": "nandos", "area": "south",
 ...     "food": "portuguese", "phone": "01223327908", "address": "cambridge leisure park",
 ...     "postcode": "cb17dy", "pricerange": "cheap"}]})
@@ -44,7 +44,7 @@ from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
 from mwzrepro.prepare.delex.value_lexicon import STATIONS
-from mwzrepro.core.venue_database import VenueDatabase
+from mwzrepro.core.venue_database import ID_FIELD, VenueDatabase
 
 __all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
 
@@ -91,9 +91,8 @@ def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
     entities, by_id = _catalog(db).get(domain, ([], {}))
     if not entities:
         return {}
-    key = "trainid" if domain == "train" else "id"
     ids = _selected(db, domain, state)
-    if kept is not None and kept.get(key) in ids:
+    if kept is not None and kept.get(ID_FIELD[domain]) in ids:
         return dict(kept)
     if ids:
         return by_id.get(ids[0], entities[0])
