@@ -38,6 +38,7 @@ import hashlib
 import re
 from functools import lru_cache
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from mwzrepro.core.errors import InputError
@@ -46,13 +47,26 @@ from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
 from mwzrepro.prepare.delex.value_lexicon import STATIONS
 from mwzrepro.core.venue_database import ID_FIELD, VenueDatabase
 
-__all__ = ["lexicalize", "lexicalize_predictions", "turn_domain"]
+__all__ = ["DialogueFocus", "lexicalize", "lexicalize_predictions", "turn_domain"]
 
 _DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "police", "hospital")
 _REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 _VENUE_DOMAINS = ("restaurant", "hotel", "attraction", "police", "hospital")
 _VENUE_FIELDS = frozenset({"NAME", "ADDRESS", "PHONE", "POST"})
 _DESCRIBED = frozenset({"ADDRESS", "PHONE", "POST", "AREA", "FOOD", "TYPE", "PRICE"})
+
+
+@dataclass
+class DialogueFocus:
+    """What the ``consistent`` mode of :func:`lexicalize_predictions` remembers across the
+    turns of one dialogue: ``entities`` ``{domain: entity record}``, the entity each domain's
+    values came from last (kept while the state still selects it); ``named``, the domains
+    whose entity was named (a name placeholder, or a venue the user or the response names in
+    words: the venue in focus); ``last``, the venue domain used last, or None."""
+
+    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    named: set[str] = field(default_factory=set)
+    last: str | None = None
 
 
 def turn_domain(state: Mapping[str, Any], previous: Mapping[str, Any] | None,
@@ -191,7 +205,7 @@ def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any
 def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
                previous: Mapping[str, Any] | None = None,
                active: Sequence[str] | None = None, key: str = "",
-               focus: dict[str, Any] | None = None) -> str:
+               focus: DialogueFocus | None = None) -> str:
     """Fill the placeholders of one delexicalized response (module docstring).
 
     Args:
@@ -202,7 +216,7 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         previous: the previous turn's state (for the domain of unprefixed placeholders).
         active: the turn's active domains, when the file gives them.
         key: a label unique to the turn (seeds the booking references).
-        focus: ``{domain: entity}`` carried across the turns of a dialogue (the
+        focus: the :class:`DialogueFocus` carried across the turns of a dialogue (the
             ``consistent`` mode of :func:`lexicalize_predictions`), updated here; None: off.
 
     Returns:
@@ -220,18 +234,19 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
     def entity_of(domain: str | None, naming: bool = False) -> dict[str, Any]:
         d = domain if domain in _DOMAINS else "restaurant"
         if (d not in entities and focus is not None and not names and d in _VENUE_DOMAINS
-                and d in focus.get("_named", ())):
-            entities[d] = focus[d]      # no venue named now: the one named before
+                and d in focus.named):
+            entities[d] = focus.entities[d]     # no venue named now: the one named before
         if d not in entities:
-            entities[d] = _entity(db, d, norm, None if focus is None else focus.get(d))
+            entities[d] = _entity(db, d, norm,
+                                  None if focus is None else focus.entities.get(d))
             if focus is not None and entities[d]:
-                focus[d] = entities[d]
-                focus["_last"] = d if d in _VENUE_DOMAINS else focus.get("_last")
+                focus.entities[d] = entities[d]
+                focus.last = d if d in _VENUE_DOMAINS else focus.last
         elif naming and focus is not None and d in named and d in _VENUE_DOMAINS:
             entities[d] = _next_entity(db, d, norm, [e for dom, e in listed if dom == d])
-            focus[d] = entities[d]      # "[x_name] is ..., [x_name] is ...": the next one
+            focus.entities[d] = entities[d]     # "[x_name] is ..., [x_name] is ...": the next
         if naming and focus is not None and d in _VENUE_DOMAINS:
-            focus.setdefault("_named", set()).add(d)
+            focus.named.add(d)
             listed.append((d, entities[d]))
         return entities[d]
 
@@ -257,12 +272,12 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
                     r"[.!?](?:\s|$)", before[named_at:])))):
             domain = named[-1]          # "[attraction_name] is in the [value_area]" (or
             #                             a [hotel_area]: the prefix of no venue named)
-        elif (focus is not None and prefix not in _DOMAINS and focus.get("_last") and (
+        elif (focus is not None and prefix not in _DOMAINS and focus.last and (
                 (unified in _VENUE_FIELDS and (not names or domain not in _VENUE_DOMAINS))
-                or (unified == "PRICE" and focus["_last"] == "attraction" and not trains
+                or (unified == "PRICE" and focus.last == "attraction" and not trains
                     and re.search(r"\b(?:entrance|fee|admission)\b[^.?!]*$|\[\w*name\]",
                                   before)))):
-            domain = focus["_last"]     # "their phone is [value_phone]": the last venue's
+            domain = focus.last         # "their phone is [value_phone]": the last venue's
         elif trains and unified in ("TIME", "PLACE") and prefix not in _DOMAINS:
             domain = "train"
         slots = raw.get(domain, {}) if domain else {}
@@ -357,7 +372,7 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
         if not isinstance(turns, list):
             raise InputError(f"dialogue {did}: expected a list of turns")
         previous: Mapping[str, Any] | None = None
-        focus: dict[str, Any] | None = {} if consistent else None
+        focus = DialogueFocus() if consistent else None
         new = []
         for i, turn in enumerate(turns):
             if not isinstance(turn, Mapping) or not isinstance(turn.get("response"), str):
@@ -372,8 +387,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
                 for domain, ids in heard[i].items():
                     entity = _catalog(db).get(domain, ([], {}))[1].get(ids[0]) if ids else None
                     if entity is not None and domain in _VENUE_DOMAINS:
-                        focus[domain], focus["_last"] = entity, domain
-                        focus.setdefault("_named", set()).add(domain)
+                        focus.entities[domain], focus.last = entity, domain
+                        focus.named.add(domain)
             text = lexicalize(turn["response"], state, db, previous=previous,
                               active=active if isinstance(active, list) else None,
                               key=f"{did}|{i}", focus=focus)
