@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,27 +208,47 @@ def _order(failed: list[str]) -> list[str]:
     return sorted(failed, key=lambda f: not f.startswith("tests/"))
 
 
-def run_mutants(mutants: list[Mutant], full: bool, jobs: str, timeout: int) -> list[dict]:
-    rows = []
+@contextmanager
+def _src_copy() -> Iterator[Path]:
+    """A copy of the checkout's ``src/`` (without ``__pycache__``) in a temporary directory,
+    removed on exit; yields the copy's ``src`` path."""
     with tempfile.TemporaryDirectory(prefix="mwzrepro-mutants-") as tmp:
         src = Path(tmp) / "src"
         shutil.copytree(REPO / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
+        yield src
+
+
+@contextmanager
+def _mutated(src: Path, m: Mutant) -> Iterator[bool]:
+    """Apply ``m`` to the copy ``src`` for the block, restoring the module on exit (also on
+    an error or interrupt); yields whether it applied (``m.old`` is exactly once in the module;
+    otherwise nothing is written)."""
+    target = src / "mwzrepro" / m.path
+    original = target.read_text(encoding="utf-8")
+    if original.count(m.old) != 1:
+        yield False
+        return
+    try:
+        target.write_text(original.replace(m.old, m.new), encoding="utf-8")
+        yield True
+    finally:
+        target.write_text(original, encoding="utf-8")
+
+
+def run_mutants(mutants: list[Mutant], full: bool, jobs: str, timeout: int) -> list[dict]:
+    rows = []
+    with _src_copy() as src:
         code, failed, seconds = pytest_run(src, selection(None, src, full), jobs, timeout)
         if code != 0:
             raise SystemExit(f"baseline run failed (exit {code}): {failed[:5]}")
         print(f"baseline: passed in {seconds:.0f} s", flush=True)
         for m in mutants:
-            target = src / "mwzrepro" / m.path
-            original = target.read_text(encoding="utf-8")
-            if original.count(m.old) != 1:
-                rows.append({"mutant": m, "result": "not applicable", "killers": [],
-                             "seconds": 0.0})
-                continue
-            try:
-                target.write_text(original.replace(m.old, m.new), encoding="utf-8")
+            with _mutated(src, m) as applied:
+                if not applied:
+                    rows.append({"mutant": m, "result": "not applicable", "killers": [],
+                                 "seconds": 0.0})
+                    continue
                 code, failed, seconds = pytest_run(src, selection(m, src, full), jobs, timeout)
-            finally:
-                target.write_text(original, encoding="utf-8")
             result = {0: "SURVIVED", 1: "killed"}.get(code, f"error (exit {code})")
             rows.append({"mutant": m, "result": result, "killers": _order(failed),
                          "seconds": seconds})
@@ -237,25 +259,18 @@ def run_mutants(mutants: list[Mutant], full: bool, jobs: str, timeout: int) -> l
 def repeat_witness(m: Mutant, n: int, timeout: int) -> tuple[int, int]:
     """``(failures, runs)`` of the mutant's witness test run ``n`` times under the mutant."""
     failures = 0
-    with tempfile.TemporaryDirectory(prefix="mwzrepro-mutants-") as tmp:
-        src = Path(tmp) / "src"
-        shutil.copytree(REPO / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
+    with _src_copy() as src:
         code, _, _ = pytest_run(src, [m.witness], "0", timeout)
         if code != 0:
             raise SystemExit(f"{m.witness} fails without the mutant (exit {code})")
-        target = src / "mwzrepro" / m.path
-        original = target.read_text(encoding="utf-8")
-        if original.count(m.old) != 1:
-            raise SystemExit(f"{m.name}: the line to mutate is not (once) in {m.path}")
-        try:
-            target.write_text(original.replace(m.old, m.new), encoding="utf-8")
+        with _mutated(src, m) as applied:
+            if not applied:
+                raise SystemExit(f"{m.name}: the line to mutate is not (once) in {m.path}")
             for i in range(n):
                 code, _, seconds = pytest_run(src, [m.witness], "0", timeout)
                 failures += code == 1
                 print(f"{m.name} run {i + 1}/{n}: {'failed' if code == 1 else 'PASSED'} "
                       f"({seconds:.1f} s)", flush=True)
-        finally:
-            target.write_text(original, encoding="utf-8")
     return failures, n
 
 

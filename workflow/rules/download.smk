@@ -4,8 +4,9 @@
 # own submissions.yaml (registering a system adds a job, and reruns only the jobs that read
 # its file: a lexicalized system reruns tables-grounded alone). Each group job fetches its
 # group's files in one process and writes one file per registry entry.
-# The registry is an ancient() input: editing an entry reruns only its group's job (through
-# its params), never the whole pipeline.
+# The registries are ancient() inputs (a group job reads the shipped one, a submission's job
+# both, its entry being in submissions.yaml): editing an entry reruns only its group's job
+# (through its params), never the whole pipeline.
 DOWNLOAD_GROUPS = {}
 for _sid, _entry in SOURCES.items():
     if _sid not in SUBMITTED:
@@ -17,7 +18,7 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
         name:
             f"download_{_group}"
         input:
-            registry=ancient(registries(_entries)),
+            registry=ancient(REGISTRY),
             code=code("download"),
         output:
             [f"data/raw/{e['path']}" for e in _entries],
@@ -27,7 +28,7 @@ for _group, _entries in sorted(DOWNLOAD_GROUPS.items()):
             ENV
         params:
             group=_group,
-            sources=sources_args(registries(_entries)),
+            sources=sources_args([REGISTRY]),
             pinned=sorted((e["path"], e["url"], e["sha1"]) for e in _entries),
             mirror=param("download.mirror"),
         shell:
@@ -43,7 +44,7 @@ for _sid, _entry in sorted(SUBMITTED.items()):
         name:
             f"download_{_sid}"
         input:
-            registry=ancient(registries([_entry])),
+            registry=ancient([REGISTRY, SUBMISSIONS]),
             code=code("download"),
         output:
             f"data/raw/{_entry['path']}",
@@ -53,7 +54,7 @@ for _sid, _entry in sorted(SUBMITTED.items()):
             ENV
         params:
             sid=_sid,
-            sources=sources_args(registries([_entry])),
+            sources=sources_args([REGISTRY, SUBMISSIONS]),
             pinned=(_entry["path"], _entry["url"], _entry["sha1"]),
             mirror=param("download.mirror"),
         shell:

@@ -1,13 +1,16 @@
 # ingest -> redelex per (version, split) of `datasets`; predictions: every system in one job.
 DATASETS = config["datasets"]
 VERSIONS = config["versions"]
+# The registry entry of each system of `systems`, the one of its predictions file ({} for an
+# unregistered system, whose file no job downloads).
+_ENTRY_OF_PATH = {e["path"]: e for e in SOURCES.values()}
+SYSTEM_ENTRY = {
+    s: _ENTRY_OF_PATH.get(f"mwzeval/predictions/{s}.json", {}) for s in config["systems"]
+}
 # Systems of the `lexicalized` kind (`form: lexicalized` in their registry entry, written by the
 # add-system command) are text with values, not placeholders: only tables-grounded scores
 # them; every other step reads SYSTEMS, the delexicalized ones.
-_FORMS = {e["path"]: e.get("form", "delexicalized") for e in SOURCES.values()}
-LEXICALIZED = [
-    s for s in config["systems"] if _FORMS.get(f"mwzeval/predictions/{s}.json") == "lexicalized"
-]
+LEXICALIZED = [s for s, e in SYSTEM_ENTRY.items() if e.get("form") == "lexicalized"]
 SYSTEMS = [s for s in config["systems"] if s not in LEXICALIZED]
 PREDICTIONS = config["predictions"]["test_version"]
 # The systems of a multi-system scoring job (each writes one file per system).
@@ -49,9 +52,7 @@ rule redelex:
         "mwzrepro redelex --turns {input.turns} --spans {input.spans} --out {output} --log {log}"
 
 
-PREDICTION_REGISTRIES = registries(
-    [e for e in SOURCES.values() if e["path"] in {f"mwzeval/predictions/{s}.json" for s in SYSTEMS}]
-)
+PREDICTION_REGISTRIES = registries([SYSTEM_ENTRY[s] for s in SYSTEMS if SYSTEM_ENTRY[s]])
 
 
 rule predictions:

@@ -11,7 +11,7 @@
 REPORT_SOURCES = report_sources()
 # Every page is written by one report-table job (one process for all tables).
 REPORT_PAGES = sorted(REPORT_SOURCES)
-REPORT_METRICS = sorted(
+REPORT_RECORDS = sorted(
     {
         str(t)
         for t in ALL_TARGETS
@@ -53,7 +53,7 @@ rule report_table:
 
 rule report_provenance:
     input:
-        metrics=REPORT_METRICS,
+        metrics=REPORT_RECORDS,
         params="params.yaml",
         registry=ancient(registries()),
         code=code("report-provenance"),

@@ -143,9 +143,8 @@ rule score_richness_reference:
 # Your own systems' model/type labels (add-system --model/--type): submissions.yaml
 # is an input of the tables only when it labels a system of the tables.
 LABELLED = any(
-    e.get("model") or e.get("type")
-    for e in SUBMITTED.values()
-    if e["path"] in {f"mwzeval/predictions/{s}.json" for s in SYSTEMS}
+    (e.get("model") or e.get("type")) and e in SUBMITTED.values()
+    for e in (SYSTEM_ENTRY[s] for s in SYSTEMS)
 )
 
 

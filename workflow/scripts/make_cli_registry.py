@@ -17,11 +17,21 @@ import importlib
 import pkgutil
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
 INIT = ROOT / "src" / "mwzrepro" / "cli" / "__init__.py"
 BLOCK = re.compile(r"(# BEGIN COMMANDS[^\n]*\n)(.*?)(# END COMMANDS)", re.DOTALL)
+
+
+def cli_modules() -> Iterator[ModuleType]:
+    """Every ``mwzrepro.cli.<module>``, imported, in name order."""
+    import mwzrepro.cli as pkg
+
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        yield importlib.import_module(f"mwzrepro.cli.{info.name}")
 
 
 def discover() -> dict[str, str]:
@@ -31,11 +41,8 @@ def discover() -> dict[str, str]:
         ValueError: a subcommand is defined twice, or a listed command is not a module-level
             attribute of its module.
     """
-    import mwzrepro.cli as pkg
-
     found: dict[str, str] = {}
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"mwzrepro.cli.{info.name}")
+    for module in cli_modules():
         for command in getattr(module, "COMMANDS", []):
             attrs = [a for a, v in vars(module).items() if v is command and a != "COMMANDS"]
             if not attrs:
@@ -53,15 +60,16 @@ def discover_groups() -> dict[str, str]:
     [commands]}``); commands in no group (the pipeline steps) are left out.
 
     Raises:
-        ValueError: a group other than ``scoring``/``workflow``, or a command in two groups.
+        ValueError: a group that is not a section of ``mwzrepro --help`` other than
+            ``pipeline`` (``mwzrepro.cli.SECTIONS``), or a command in two groups.
     """
-    import mwzrepro.cli as pkg
+    from mwzrepro.cli import SECTIONS
 
+    known = set(SECTIONS) - {"pipeline"}
     found: dict[str, str] = {}
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"mwzrepro.cli.{info.name}")
+    for module in cli_modules():
         for group, commands in getattr(module, "HELP_GROUPS", {}).items():
-            if group not in ("scoring", "workflow"):
+            if group not in known:
                 raise ValueError(f"{module.__name__}: unknown help group {group!r}")
             for command in commands:
                 if command.name in found:
@@ -70,12 +78,12 @@ def discover_groups() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def render(table: dict[str, str], groups: dict[str, str] | None = None) -> str:
+def render(table: dict[str, str], groups: dict[str, str]) -> str:
     """The Python text of the tables (the lines between the markers)."""
     lines = ["COMMANDS: dict[str, str] = {"]
     lines += [f'    "{name}": "{target}",' for name, target in table.items()]
     lines += ["}", "GROUPS: dict[str, str] = {"]
-    lines += [f'    "{name}": "{group}",' for name, group in (groups or {}).items()]
+    lines += [f'    "{name}": "{group}",' for name, group in groups.items()]
     return "\n".join(lines) + "\n}\n"
 
 

@@ -106,7 +106,7 @@ sources_option = click.option(
 def _verify(registry: Path | None, paths: list[Path]) -> None:
     """Verify raw inputs against the registry (no-op without ``--sources``)."""
     if registry is not None:
-        verify_raw(registry, list(paths))
+        verify_raw((registry,), list(paths))
 
 
 @click.command("score-dst")

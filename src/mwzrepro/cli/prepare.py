@@ -66,8 +66,9 @@ def download(registries: tuple[Path, ...], group: str | None, out_dir: Path | No
         log.info("download %s -> %s (git blob %s)", origin, dest, source.sha1)
 
 
-def verify_raw(registries: Path | tuple[Path, ...], paths: list[Path]) -> None:
-    """Verify raw input files against the registry entry whose ``data/raw/<path>`` they are.
+def verify_raw(registries: tuple[Path, ...], paths: list[Path]) -> None:
+    """Verify raw input files against the entry whose ``data/raw/<path>`` they are in
+    ``registries`` (registry files, read as one).
 
     Raises:
         mwzrepro.core.errors.DownloadError: a file has no registry entry or a different git blob id.
@@ -75,8 +76,6 @@ def verify_raw(registries: Path | tuple[Path, ...], paths: list[Path]) -> None:
     from mwzrepro.core.errors import DownloadError
     from mwzrepro.core.sources import load_registries, verify_file
 
-    if isinstance(registries, Path):
-        registries = (registries,)
     by_path = {s.path: s for s in load_registries(registries).values()}
     for p in paths:
         rel = p.as_posix().split("data/raw/", 1)[-1]
@@ -104,7 +103,7 @@ def ingest(fmt: str, inputs: tuple[Path, ...], dialog_acts: Path | None, registr
     from mwzrepro.core.io import write_table
 
     log = setup_logging(log_file)
-    verify_raw(registry, list(inputs) + ([dialog_acts] if dialog_acts else []))
+    verify_raw((registry,), list(inputs) + ([dialog_acts] if dialog_acts else []))
     if fmt == "convlab":
         from mwzrepro.prepare.ingest.convlab import read_convlab
 

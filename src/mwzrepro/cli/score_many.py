@@ -18,17 +18,23 @@ from typing import Any
 import click
 
 from mwzrepro.core.params import click_options, from_options
+from mwzrepro.core.params_defaults import table_entry
 from mwzrepro.scorer.file_form import FORM_VALUES
 
 #: The stats block's model, by name: its options come from the generated params table (no
 #: pydantic import when the one-file command runs).
 StatsParams = "mwzrepro.stats.params:StatsParams"
+#: Its leaves that are not options here (--paired-bs-n is the number of resamples).
+_STATS_EXCLUDE = ("resamples",)
 
 __all__ = ["many_options", "form_option", "expand_inputs", "is_many", "score_many", "MANY_KEYS"]
 
-#: Keyword arguments of the options below (removed before the one-file command runs).
-MANY_KEYS = ("names", "ci", "paired_bs", "paired_bs_n", "seed", "confidence", "alpha",
-             "correction", "pvalue", "fga_lambda", "jobs", "keep_going", "form")
+#: Keyword arguments of the options below (removed before the one-file command runs); the
+#: StatsParams ones from its option rows, as :func:`click_options` adds them.
+MANY_KEYS = ("names", "ci", "paired_bs", "paired_bs_n",
+             *(row["param"] for row in table_entry(StatsParams)["options"]
+               if row["path"] not in _STATS_EXCLUDE),
+             "jobs", "keep_going", "form")
 
 
 def form_option(name_means: str):
@@ -56,7 +62,7 @@ def many_options(f):
                           "bootstrap; p-values corrected across systems (--correction)."),
         click.option("--paired-bs-n", type=click.IntRange(min=2), default=1000,
                      show_default=True, help="Bootstrap resamples of --ci and --paired-bs."),
-        click_options(StatsParams, exclude=("resamples",)),
+        click_options(StatsParams, exclude=_STATS_EXCLUDE),
         click.option("--jobs", type=click.IntRange(min=1), default=None,
                      help="Worker processes scoring the files (default: every core the "
                           "process may use, or $MWZREPRO_JOBS)."),

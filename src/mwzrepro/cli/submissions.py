@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import click
@@ -38,13 +37,19 @@ _HEADER = ("# Your own prediction files, registered with `mwzrepro add-system` (
            "# shipped src/mwzrepro/resources/sources.yaml; same layout, section `sources:`).\n")
 
 
-def submission_entry(sid: str, name: str, url: str, sha1: str, model: str | None = None,
-                     kind: str | None = None, lexicalized: bool = False) -> str:
-    """The YAML text of one registry entry (two-space indented under ``sources:``);
-    ``form: lexicalized`` marks a file of lexicalized text (the ``lexicalized`` system kind).
+def _source_id(name: str) -> str:
+    """The registry id of system ``name``'s prediction file (``mwzeval-predictions-NAME``)."""
+    return f"mwzeval-predictions-{name}"
 
-    >>> print(submission_entry("mwzeval-predictions-mine", "mine", "file:mine.json", "ab12",
-    ...                        model="GPT-x", kind="LLM", lexicalized=True), end="")
+
+def submission_entry(name: str, url: str, sha1: str, model: str | None = None,
+                     kind: str | None = None, lexicalized: bool = False) -> str:
+    """The YAML text of system ``name``'s registry entry (id ``mwzeval-predictions-NAME``,
+    two-space indented under ``sources:``); ``form: lexicalized`` marks a file of lexicalized
+    text (the ``lexicalized`` system kind).
+
+    >>> print(submission_entry("mine", "file:mine.json", "ab12", model="GPT-x", kind="LLM",
+    ...                        lexicalized=True), end="")
       mwzeval-predictions-mine:
         path: mwzeval/predictions/mine.json
         url: file:mine.json
@@ -54,19 +59,20 @@ def submission_entry(sid: str, name: str, url: str, sha1: str, model: str | None
         type: "LLM"
         form: lexicalized
     """
-    lines = [f"  {sid}:", f"    path: mwzeval/predictions/{name}.json", f"    url: {url}",
-             f"    sha1: {sha1}", "    role: prediction"]
+    lines = [f"  {_source_id(name)}:", f"    path: mwzeval/predictions/{name}.json",
+             f"    url: {url}", f"    sha1: {sha1}", "    role: prediction"]
     lines += [f"    {key}: {json.dumps(value)}" for key, value in (("model", model),
                                                                ("type", kind)) if value]
     lines += ["    form: lexicalized"] if lexicalized else []
     return "\n".join(lines) + "\n"
 
 
-def _check_prediction_file(path: Path, form: str) -> tuple[bytes, bool]:
+def _read_prediction_file(path: Path, form: str) -> tuple[bytes, bool]:
     """``(the file's bytes, whether it is lexicalized)`` after checking it is a prediction
-    file (JSON in one of the scorer's accepted shapes); ``form`` ``auto`` reads the form from
-    the responses (:func:`mwzrepro.scorer.file_form.looks_delexicalized`). Raises InputError
-    (one line naming the file)."""
+    file (JSON in one of the scorer's accepted shapes, parsed by the scorer's
+    ``read_predictions`` for its error messages); ``form`` ``auto`` reads the form from the
+    responses (:func:`mwzrepro.scorer.file_form.looks_delexicalized`). Raises InputError (one
+    line naming the file)."""
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.file_form import looks_delexicalized
     from mwzrepro.scorer.inputs import read_shape
@@ -80,6 +86,7 @@ def _project_path(path: Path, name: str, data: bytes) -> str:
     """``path`` relative to the project root (the working directory); a file outside it is
     copied to :data:`COPIES` first. Raises InputError when a different copy exists."""
     from mwzrepro.core.errors import InputError
+    from mwzrepro.core.io import atomic_path
 
     root = Path.cwd().resolve()
     resolved = path.resolve()
@@ -89,10 +96,8 @@ def _project_path(path: Path, name: str, data: bytes) -> str:
     if dest.exists() and dest.read_bytes() != data:
         raise InputError(f"{dest}: a different file is already there; remove it or choose "
                          "another --name")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_suffix(".json.tmp")
-    shutil.copyfile(resolved, tmp)
-    tmp.replace(dest)
+    with atomic_path(dest) as tmp:
+        tmp.write_bytes(data)
     return dest.as_posix()
 
 
@@ -128,7 +133,7 @@ def add_system(prediction_file: Path, name: str, model: str | None, kind: str | 
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", name):
         raise InputError(f"system name {name!r}: use lowercase letters, digits, '_', '.', '-'")
-    sid = f"mwzeval-predictions-{name}"
+    sid = _source_id(name)
     text = registry.read_text(encoding="utf-8") if registry.exists() else _HEADER + "sources:\n"
     known = [p for p in (SHIPPED, registry) if p.exists()]
     if sid in load_registries(known):
@@ -136,11 +141,10 @@ def add_system(prediction_file: Path, name: str, model: str | None, kind: str | 
                          "remove it first")
     if not re.search(r"^sources:[ \t]*(\{\})?[ \t]*$", text, re.MULTILINE):
         raise InputError(f"{registry}: no top-level 'sources:' section to add to")
-    data, lexicalized = _check_prediction_file(prediction_file, form)
+    data, lexicalized = _read_prediction_file(prediction_file, form)
     rel = _project_path(prediction_file, name, data)
     text = re.sub(r"^sources:[ \t]*\{\}[ \t]*$", "sources:", text, count=1, flags=re.MULTILINE)
-    entry = submission_entry(sid, name, f"file:{rel}", git_blob_sha1(data), model, kind,
-                             lexicalized)
+    entry = submission_entry(name, f"file:{rel}", git_blob_sha1(data), model, kind, lexicalized)
     new = text.rstrip("\n") + "\n" + entry
     if sid not in (yaml.safe_load(new) or {}).get("sources", {}):
         raise InputError(f"{registry}: 'sources:' must be its last section to add to")
