@@ -23,8 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.standard.grounding_metrics import grounding_lines
-
 if TYPE_CHECKING:
     from mwzrepro.standard.trace import DialogueTrace
 
@@ -73,6 +71,9 @@ def _header(result: Mapping[str, Any]) -> list[str]:
 
 
 def _text(result: Mapping[str, Any]) -> str:
+    # deferred: grounding_metrics loads the delexicalizer, the venue database and rapidfuzz
+    from mwzrepro.standard.grounding_metrics import grounding_lines
+
     sig, combined = result["signatures"], result.get("combined")
     out = _header(result)
     if result.get("bleu"):
