@@ -79,7 +79,6 @@ MWZEVAL_BOOKING_SLOTS = frozenset({"people", "day", "stay", "time"})
 KNOWN_SLOTS = frozenset().union(*ONTOLOGY.values()) | MWZEVAL_BOOKING_SLOTS
 
 
-@lru_cache(maxsize=1024)
 def resolve_domain(domain: str) -> str | None:
     """The ontology domain an unknown domain name resolves to, or None.
 
@@ -90,7 +89,6 @@ def resolve_domain(domain: str) -> str | None:
     return found if found in ONTOLOGY else None
 
 
-@lru_cache(maxsize=4096)
 def resolve_slot(domain: str, slot: str) -> str | None:
     """The state slot name an unknown slot of a known ``domain`` resolves to, or None.
 
@@ -156,7 +154,7 @@ def resolve_state(state: Mapping[str, Any]) -> dict[str, Any]:
 def resolve_state_json(state_json: str | None) -> str | None:
     """:func:`resolve_state` of a ``state_json`` cell (compact JSON, as
     :mod:`mwzrepro.prepare.predictions` writes it); the cell itself when nothing changes."""
-    if state_json is None or not _has_unknown(state_json):
+    if state_json is None or not _unknown_key(_JSON_STRING.findall(state_json)):
         return state_json
     state = json.loads(state_json)
     out = resolve_state(state)
@@ -167,11 +165,6 @@ def resolve_state_json(state_json: str | None) -> str | None:
 #: Every JSON string of a state cell and what follows it: ``:{`` (a domain key), ``:`` (a
 #: slot key) or nothing (a value).
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(:\{|:)?')
-
-
-@lru_cache(maxsize=1 << 14)
-def _has_unknown(state_json: str) -> bool:
-    return _unknown_key(_JSON_STRING.findall(state_json))
 
 
 def _unknown_key(strings: Iterable[tuple[str, str]]) -> bool:
