@@ -22,7 +22,7 @@ Phrases are written with spaces; the resolver compares them compacted (without s
 from __future__ import annotations
 
 __all__ = ["DOMAIN_WORDS", "QUALIFIERS", "FILLERS", "TABLE_SLOTS", "SYNONYMS",
-           "CONTEXT_NUMBER", "CONCEPT_UNIFIED", "CONCEPT_STATE_SLOTS"]
+           "CONTEXT_NUMBER", "CONCEPT_TABLE_NAMES", "CONCEPT_STATE_SLOTS"]
 
 #: Words that name a domain: the domains of the reference table and the ontology's ``bus``.
 DOMAIN_WORDS = frozenset({"attraction", "hospital", "hotel", "police", "restaurant", "taxi",
@@ -113,19 +113,12 @@ SYNONYMS: dict[str, str] = {
 #: (the train id).
 CONTEXT_NUMBER: dict[str, str] = {"": "reference", "taxi": "phone", "train": "trainid"}
 
-#: Concept → a reference-table name whose unified name it takes (so every unified name comes
-#: from the table); ``id`` with a domain other than ``train`` takes ``attraction_id``'s (ID),
-#: as the table's ``hospital_id``/``attraction_id``/``restaurant_id``.
-CONCEPT_UNIFIED: dict[str, str] = {
-    "address": "address", "area": "area", "time": "time", "duration": "duration",
-    "arrive": "arriveby", "leave": "leaveat", "day": "day", "destination": "destination",
-    "departure": "departure", "place": "value_place", "food": "food", "name": "name",
-    "phone": "phone", "postcode": "postcode", "price": "price", "entrancefee": "entrancefee",
-    "pricerange": "pricerange", "reference": "reference", "stars": "stars", "stay": "stay",
-    "people": "people", "choice": "choice", "type": "type", "car": "car",
-    "trainid": "trainid", "id": "id", "internet": "internet", "parking": "parking",
-    "department": "department", "openhours": "openhours",
-}
+#: Concept → the reference-table name whose unified name it takes, where that is not the
+#: concept itself (every other concept is a table name: every unified name comes from the
+#: table); ``id`` with a domain other than ``train`` takes ``attraction_id``'s (ID), as the
+#: table's ``hospital_id``/``attraction_id``/``restaurant_id`` (the resolver's rule step 6).
+CONCEPT_TABLE_NAMES: dict[str, str] = {"arrive": "arriveby", "leave": "leaveat",
+                                       "place": "value_place"}
 
 #: Concept → the state slot names (the reference evaluator's normalized names, §4.1, as its
 #: gold states write them) it can be, first the booking form; the one the domain has is used.

@@ -28,9 +28,9 @@ The rule, for one name:
    lexicon phrase (``rapidfuzz`` ``ratio`` ≥ :data:`NEAR_MISS_CUTOFF`): it resolves only when
    every phrase that close names the same concept (``[phone_nubmer]``, ``[referance]``);
    otherwise it stays unknown.
-6. The concept's unified name is the reference table's (:data:`~.placeholder_lexicon.
-   CONCEPT_UNIFIED`); ``id`` with a domain other than ``train`` is ``ID``, as the table's
-   ``attraction_id``.
+6. The concept's unified name is the reference table's for the concept's own name (or the
+   one :data:`~.placeholder_lexicon.CONCEPT_TABLE_NAMES` gives); ``id`` with a domain other
+   than ``train`` is ``ID``, as the table's ``attraction_id``.
 
 Anything else is unknown: deleted from the response and listed, as under ``reference``.
 
@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mwzrepro.core.placeholder_lexicon import (
-    CONCEPT_UNIFIED,
+    CONCEPT_TABLE_NAMES,
     CONTEXT_NUMBER,
     DOMAIN_WORDS,
     FILLERS,
@@ -75,8 +75,7 @@ class Resolution:
     """What the rule makes of one name.
 
     Attributes:
-        concept: the slot it names (a key of :data:`~.placeholder_lexicon.CONCEPT_UNIFIED`),
-            None when unknown.
+        concept: the slot it names (a value of :func:`lexicon`), None when unknown.
         domain: its domain word, if any.
         unified: the unified placeholder name (``PHONE``), None when unknown.
         reason: ``table``, ``lexicon``, ``near miss of <phrase>``, or why it is unknown.
@@ -198,10 +197,16 @@ def resolve(name: str) -> Resolution:
     concept, reason = _concept(phrase, domain, booked)
     if concept is None:
         return Resolution(None, domain, None, reason)
-    unified = SLOT_MAP[CONCEPT_UNIFIED[concept]]
+    return Resolution(concept, domain, SLOT_MAP[_table_entry(concept, domain)], reason)
+
+
+def _table_entry(concept: str, domain: str | None) -> str:
+    """The reference-table name whose unified name ``concept`` takes with ``domain`` (rule
+    step 6): ``attraction_id`` for ``id`` with a domain other than ``train``, else the
+    concept's own name or :data:`~.placeholder_lexicon.CONCEPT_TABLE_NAMES`'."""
     if concept == "id" and domain not in (None, "train"):
-        unified = SLOT_MAP["attraction_id"]
-    return Resolution(concept, domain, unified, reason)
+        return "attraction_id"
+    return CONCEPT_TABLE_NAMES.get(concept, concept)
 
 
 def unified_name(name: str) -> str | None:
@@ -228,8 +233,6 @@ def table_name(name: str) -> str | None:
     low = name.strip().lower()
     if r.unified is None or low in SLOT_MAP:
         return low if r.unified else None
-    own = CONCEPT_UNIFIED[r.concept] if r.concept else low
-    if SLOT_MAP.get(own) != r.unified:
-        own = "attraction_id"                       # id with a domain other than train
+    own = _table_entry(r.concept, r.domain)
     prefixed = f"{r.domain}_{own}"
     return prefixed if SLOT_MAP.get(prefixed) == r.unified else own

@@ -59,14 +59,13 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
 from mwzrepro.core.placeholder_resolver import unified_name
-from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE, SLOT_MAP
+from mwzrepro.core.slot_map import SLOT_MAP
 
-__all__ = ["PLACEHOLDER_VOCABULARIES", "SIGNATURE_VALUES", "unified_name", "extended_gains",
-           "gains_of", "signature_fields", "stamp_scores"]
+__all__ = ["PLACEHOLDER_VOCABULARIES", "SIGNATURE_VALUES", "unified_name", "gains_of",
+           "signature_fields", "stamp_scores"]
 
 #: Values of the ``placeholders`` setting (block ``standard``); ``reference`` is the default.
 PLACEHOLDER_VOCABULARIES = ("reference", "extended")
@@ -75,23 +74,12 @@ PLACEHOLDER_VOCABULARIES = ("reference", "extended")
 SIGNATURE_VALUES = {"reference": None, "extended": "ext"}
 
 
-def extended_gains(responses: Iterable[str]) -> dict[str, int]:
-    """``{bracket content: count}`` of the placeholders in raw ``responses`` that ``extended``
-    maps and ``reference`` does not (it deletes them, or leaves 2.2 names with ``-`` as
-    text): where the two vocabularies give different normalized responses. Sorted by name.
-
-    >>> extended_gains(["[Hotel_Ref] and [hotel_name]", "[train-leaveat] [De Luca]"])
-    {'hotel_ref': 1, 'train-leaveat': 1}
-    """
-    found: Counter[str] = Counter()
-    for text in responses:
-        if "[" in text:
-            found.update(m.group(1) for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower()))
-    return gains_of(found)
-
-
 def gains_of(found: Counter[str]) -> dict[str, int]:
-    """:func:`extended_gains` from the counts of every bracket content of the responses.
+    """``{bracket content: count}`` of the placeholders that ``extended`` maps and
+    ``reference`` does not (it deletes them, or leaves 2.2 names with ``-`` as text): where
+    the two vocabularies give different normalized responses. ``found`` counts every bracket
+    content of the raw responses (group 1 of :data:`~mwzrepro.core.slot_map.
+    EXTENDED_PLACEHOLDER_RE` on the lowercased text). Sorted by name.
 
     >>> gains_of(Counter({"hotel_ref": 2, "hotel_name": 1, "xyz": 1}))
     {'hotel_ref': 2}

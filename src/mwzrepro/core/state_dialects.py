@@ -79,7 +79,6 @@ MWZEVAL_BOOKING_SLOTS = frozenset({"people", "day", "stay", "time"})
 KNOWN_SLOTS = frozenset().union(*ONTOLOGY.values()) | MWZEVAL_BOOKING_SLOTS
 
 
-@lru_cache(maxsize=1024)
 def resolve_domain(domain: str) -> str | None:
     """The ontology domain an unknown domain name resolves to, or None.
 
@@ -90,7 +89,6 @@ def resolve_domain(domain: str) -> str | None:
     return found if found in ONTOLOGY else None
 
 
-@lru_cache(maxsize=4096)
 def resolve_slot(domain: str, slot: str) -> str | None:
     """The state slot name an unknown slot of a known ``domain`` resolves to, or None.
 
@@ -156,7 +154,7 @@ def resolve_state(state: Mapping[str, Any]) -> dict[str, Any]:
 def resolve_state_json(state_json: str | None) -> str | None:
     """:func:`resolve_state` of a ``state_json`` cell (compact JSON, as
     :mod:`mwzrepro.prepare.predictions` writes it); the cell itself when nothing changes."""
-    if state_json is None or not _has_unknown(state_json):
+    if state_json is None or not _unknown_key(_JSON_STRING.findall(state_json)):
         return state_json
     state = json.loads(state_json)
     out = resolve_state(state)
@@ -167,11 +165,6 @@ def resolve_state_json(state_json: str | None) -> str | None:
 #: Every JSON string of a state cell and what follows it: ``:{`` (a domain key), ``:`` (a
 #: slot key) or nothing (a value).
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(:\{|:)?')
-
-
-@lru_cache(maxsize=1 << 14)
-def _has_unknown(state_json: str) -> bool:
-    return _unknown_key(_JSON_STRING.findall(state_json))
 
 
 def _unknown_key(strings: Iterable[tuple[str, str]]) -> bool:
@@ -242,6 +235,13 @@ def _named(key: str | tuple[str, str]) -> tuple[str, str | None]:
     return key, resolve_domain(key)
 
 
+def _labels(counts: Counter[Any]) -> list[tuple[str, str, int]]:
+    """``(display name, "<name> → <resolved>" or "<name> ignored", turns)`` of unknown names
+    (domains or (domain, slot) pairs, with their turn counts), sorted by name and target."""
+    return [(name, f"{name} → {target}" if target else f"{name} ignored", n)
+            for (name, target), n in sorted((_named(k), n) for k, n in counts.items())]
+
+
 def state_names(found: StateDialects) -> dict[str, int]:
     """``{"<name> → <resolved>" or "<name> ignored": turns}`` of the unknown names (what
     ``extended`` does with each), domains first, then slots, each sorted.
@@ -249,11 +249,8 @@ def state_names(found: StateDialects) -> dict[str, int]:
     >>> state_names(StateDialects(Counter({"restuarant": 3}), Counter({("hotel", "colour"): 2})))
     {'restuarant → restaurant': 3, 'hotel-colour ignored': 2}
     """
-    out = {}
-    for counts in (found.unknown_domains, found.unknown_slots):
-        for (name, target), n in sorted((_named(k), n) for k, n in counts.items()):
-            out[f"{name} → {target}" if target else f"{name} ignored"] = n
-    return out
+    return {label: n for counts in (found.unknown_domains, found.unknown_slots)
+            for _, label, n in _labels(counts)}
 
 
 def state_warnings(found: StateDialects, source: str, placeholders: str) -> list[str]:
@@ -271,14 +268,13 @@ def state_warnings(found: StateDialects, source: str, placeholders: str) -> list
     for kind, counts in (("domains", found.unknown_domains), ("slots", found.unknown_slots)):
         if not counts:
             continue
-        named = sorted((_named(k), n) for k, n in counts.items())
+        named = _labels(counts)
         if placeholders == "extended":
-            parts = [f"{name} → {target} (×{n} turns)" if target else
-                     f"{name} ignored (×{n} turns)" for (name, target), n in named]
+            parts = [f"{label} (×{n} turns)" for _, label, n in named]
             lines.append(f"{source}: predicted states name {kind} the ontology does not know; "
                          f"placeholders=extended: {', '.join(parts)}")
         else:
-            parts = [f"{name} ×{n} turns" for (name, _), n in named]
+            parts = [f"{name} ×{n} turns" for name, _, n in named]
             lines.append(f"{source}: predicted states name {kind} the ontology does not know, "
                          "scored as given (as the reference evaluator does; "
                          f"placeholders=extended resolves or ignores them): {', '.join(parts)}")

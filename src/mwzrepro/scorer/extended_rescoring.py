@@ -52,7 +52,7 @@ class ExtendedChanges:
         states: ``{row: resolved state_json}`` of the changed rows.
         state_names: ``{"restuarant → restaurant": turns, "hotel-colour ignored": turns}``.
         gains: the placeholders ``extended`` maps and ``reference`` does not
-            (:func:`mwzrepro.core.placeholders.extended_gains`).
+            (:func:`mwzrepro.core.placeholders.gains_of`).
     """
 
     responses: dict[int, str] = field(default_factory=dict)

@@ -35,7 +35,7 @@ class ExtendedFigures:
 
     Attributes:
         placeholders: ``{bracket content: count}`` that ``extended`` maps and ``reference``
-            does not (:func:`mwzrepro.core.placeholders.extended_gains`).
+            does not (:func:`mwzrepro.core.placeholders.gains_of`).
         states: ``{"restuarant → restaurant": turns, "hotel-colour ignored": turns}``: what
             ``extended`` does with the unknown names of the predicted states
             (:func:`mwzrepro.core.state_dialects.state_names`); empty when it changes none.

@@ -29,7 +29,7 @@ Input of one dialogue: its goal (:mod:`mwzrepro.standard.goals` structure), book
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -71,7 +71,7 @@ DONTCARE_MARKERS = frozenset(
 )
 
 #: The offer marker of a domain matched automatically (:func:`outcome_of`).
-MATCHED = _MATCHED = "MATCHED"
+MATCHED = "MATCHED"
 
 
 class VenueQuery(Protocol):
@@ -181,16 +181,17 @@ def evaluate_dialogue(
 
     for domain, g in goal.items():
         if "name" in g["informable"] or domain in AUTO_MATCHED_DOMAINS:
-            offered[domain] = _MATCHED
+            offered[domain] = MATCHED
         elif (domain == "train" and isinstance(offered[domain], list) and not offered[domain]
               and "TRAINID" not in g["requestable"]):
-            offered[domain] = _MATCHED
+            offered[domain] = MATCHED
     return outcome_of(goal, offered, provided, query, optimistic)
 
 
 def outcome_of(goal: Mapping[str, Mapping[str, Any]], offered: Mapping[str, Any],
-               provided: Mapping[str, set[str]], query: Any, optimistic: bool = False
-               ) -> DialogueOutcome:
+               provided: Mapping[str, set[str]],
+               query: Callable[[str, Mapping[str, Any]], Sequence[str]],
+               optimistic: bool = False) -> DialogueOutcome:
     """Inform and Success of a dialogue from its offers at the end (§9.2 final step):
     ``offered`` per goal domain is a list of venue ids or :data:`MATCHED`; ``provided`` the
     requestables credited; ``query(domain, constraints)`` gives the goal venues. Inform of a
@@ -199,7 +200,7 @@ def outcome_of(goal: Mapping[str, Mapping[str, Any]], offered: Mapping[str, Any]
     inform: dict[str, bool] = {}
     for domain, g in goal.items():
         venues = offered[domain]
-        if venues == _MATCHED:
+        if venues == MATCHED:
             ok = True
         elif domain in DB_DOMAINS and venues:
             goal_venues = set(query(domain, g["informable"]))
@@ -215,7 +216,7 @@ def outcome_of(goal: Mapping[str, Mapping[str, Any]], offered: Mapping[str, Any]
     else:
         success = dict.fromkeys(inform, False)
     return DialogueOutcome(
-        inform, success, {d: None if v == _MATCHED else list(v) for d, v in offered.items()}
+        inform, success, {d: None if v == MATCHED else list(v) for d, v in offered.items()}
     )
 
 

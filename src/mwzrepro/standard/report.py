@@ -23,13 +23,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.standard.grounding_metrics import grounding_lines
-
 if TYPE_CHECKING:
     from mwzrepro.standard.trace import DialogueTrace
 
-__all__ = ["FORMATS", "fmt_number", "format_result", "format_trace", "per_dialogue_text",
-           "combined_score"]
+__all__ = ["FORMATS", "fmt_number", "format_result", "format_trace", "per_dialogue_text"]
 
 #: Output formats of ``mwzrepro score``.
 FORMATS = ("text", "json", "markdown", "latex")
@@ -56,18 +53,6 @@ def fmt_number(value: Any, key: str) -> str:
     return f"{value:.1f}" if key in _ONE_DECIMAL else f"{value:.2f}"
 
 
-def combined_score(result: Mapping[str, Any]) -> float | None:
-    """The leaderboard's combined score ``(Inform + Success) / 2 + BLEU`` of the main setting
-    (None unless both are computed; :mod:`mwzrepro.standard.combined_score`)."""
-    from mwzrepro.standard.combined_score import combined_score as formula
-
-    bleu, success = result.get("bleu"), result.get("success")
-    if not bleu or not success:
-        return None
-    return formula(success["inform"]["total"], success["success"]["total"],
-                   next(iter(bleu.values())))
-
-
 def _domains(rates: Mapping[str, float]) -> list[str]:
     return sorted((k for k in rates if k != "total"),
                   key=lambda d: (DOMAIN_ORDER.index(d) if d in DOMAIN_ORDER else 99, d)) + \
@@ -86,7 +71,10 @@ def _header(result: Mapping[str, Any]) -> list[str]:
 
 
 def _text(result: Mapping[str, Any]) -> str:
-    sig = result["signatures"]
+    # deferred: grounding_metrics loads the delexicalizer, the venue database and rapidfuzz
+    from mwzrepro.standard.grounding_metrics import grounding_lines
+
+    sig, combined = result["signatures"], result.get("combined")
     out = _header(result)
     if result.get("bleu"):
         ref, value = next(iter(result["bleu"].items()))
@@ -99,8 +87,8 @@ def _text(result: Mapping[str, Any]) -> str:
         for metric in ("inform", "success"):
             out.append(f"{metric:<15}" + "".join(f"{fmt_number(block[metric][d], metric):>12}"
                                                  for d in _domains(block[metric])))
-        if block is result["success"] and combined_score(result) is not None:
-            out.append(f"{'combined':<15}{fmt_number(combined_score(result), 'combined')}"
+        if block is result["success"] and combined is not None:
+            out.append(f"{'combined':<15}{fmt_number(combined, 'combined')}"
                        "  = (Inform + Success) / 2 + BLEU")
         out += [f"states: {src['states']}, active domains: {src['domains']}",
                 f"signature: {sig['success' if block is result['success'] else 'success_' + key]}"]
@@ -139,7 +127,7 @@ def _rows(result: Mapping[str, Any]) -> list[tuple[list[str], list[str]]]:
         cells += [fmt_number(result["success"][m]["total"], m) for m in ("inform", "success")]
         if result.get("bleu"):
             head.append("Combined")
-            cells.append(fmt_number(combined_score(result), "combined"))
+            cells.append(fmt_number(result.get("combined"), "combined"))
     if result.get("richness"):
         for k in ("avg_lengths", "cond_entropy", "num_unigrams", "num_trigrams"):
             head.append(_RICHNESS_LABELS[k])

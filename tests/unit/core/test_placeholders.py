@@ -9,7 +9,8 @@ import pytest
 
 from mwzrepro.core.normalize import SLOT_MAP, normalize_response
 from mwzrepro.core.placeholder_lexicon import DOMAIN_WORDS, TABLE_SLOTS
-from mwzrepro.core.placeholders import extended_gains, unified_name
+from mwzrepro.core.placeholders import gains_of, unified_name
+from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE
 
 DOMAIN_SLOT = [  # none of these is in the reference table (the test checks it)
     # booking slots
@@ -83,4 +84,6 @@ def test_every_slot_part_of_the_reference_table_is_in_the_lexicon():
 
 def test_gains_are_what_extended_adds():
     responses = ["[Hotel_Ref] [hotel_name]", "[hotel_ref] [train-leaveat]", "[De Luca]", "x"]
-    assert extended_gains(responses) == {"hotel_ref": 2, "train-leaveat": 1}
+    found = Counter(m.group(1) for text in responses
+                    for m in EXTENDED_PLACEHOLDER_RE.finditer(text.lower()))
+    assert gains_of(found) == {"hotel_ref": 2, "train-leaveat": 1}

@@ -85,7 +85,7 @@ from typing import Any
 
 from mwzrepro.core.normalize import SLOT_MAP
 from mwzrepro.core.placeholder_resolver import table_name
-from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, tokens
+from mwzrepro.prepare.delex.value_lexicon import FUZZY_NAME_CUTOFF, ValueLexicon, tokens
 
 __all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "LinkedResponse", "Span",
            "state_phrases"]
@@ -95,9 +95,6 @@ LEX_VERSION = "1"
 
 #: Entries of :meth:`Delexicalizer.link`'s memo (a test set has 7,372 system turns).
 MEMO_SIZE = 1 << 15
-
-#: rapidfuzz score (0–100) from which a bracketed text or a state name counts as a venue name.
-FUZZY_NAME_CUTOFF = 90
 
 _BRACKET_RE = re.compile(r"\[([^\[\]]*)\]")
 _PLACEHOLDER_SHAPE = re.compile(r"[a-z]+(?:_[a-z]+)+")
@@ -337,11 +334,8 @@ class Delexicalizer:
             return f"[{low}]"
         if _PLACEHOLDER_SHAPE.fullmatch(low):
             return f"[{table_name(low) or low}]"
-        from rapidfuzz import fuzz, process
-
         key = " ".join(t for t, _, _ in tokens(low))
-        if process.extractOne(key, self.lexicon.name_forms, scorer=fuzz.ratio,
-                              score_cutoff=FUZZY_NAME_CUTOFF) is not None:
+        if self.lexicon.closest_name_form(key) is not None:
             return "[name]"
         named = table_name(inner) if low.strip() else None
         return f"[{named}]" if named else inner

@@ -36,13 +36,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ValueLexicon", "Token", "tokens", "COMMON_WORD_NAMES", "STATIONS", "name_variants"]
+__all__ = ["ValueLexicon", "Token", "tokens", "COMMON_WORD_NAMES", "STATIONS", "name_variants",
+           "FUZZY_NAME_CUTOFF"]
 
 #: One token: normalized text, start and end character offsets in the source string.
 Token = tuple[str, int, int]
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[^\sa-z0-9]", re.IGNORECASE)
 _TOKEN_FORMS = {"&": "and", "center": "centre", "theater": "theatre"}
+
+#: rapidfuzz score (0–100) from which a written text (a name span, a bracketed text, a state
+#: name) counts as a venue name (:mod:`.delexicalize_responses`).
+FUZZY_NAME_CUTOFF = 90
+#: Entries of :meth:`ValueLexicon.closest_name_form`'s memo (cleared when full).
+_MEMO_SIZE = 1 << 15
 
 #: Name variants that are ordinary words: matched only when capitalized in the response.
 COMMON_WORD_NAMES = frozenset({"ask", "one", "place", "junction", "gallery"})
@@ -138,6 +145,7 @@ class ValueLexicon:
     train_ids: frozenset[str] = field(default_factory=frozenset, repr=False)
     _index: dict[str, list[tuple[str, ...]]] = field(default_factory=dict, repr=False)
     _name_forms: list[str] = field(default_factory=list, repr=False)
+    _closest: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, phrase: str, slot: str, overwrite: bool = False) -> None:
         """Add one phrase (an existing phrase keeps its slot unless ``overwrite``)."""
@@ -146,6 +154,7 @@ class ValueLexicon:
             self.phrases[key] = slot
             self._index.clear()
             self._name_forms.clear()
+            self._closest.clear()
 
     @classmethod
     def from_entities(cls, databases: Mapping[str, Sequence[Mapping[str, Any]]]
@@ -154,16 +163,14 @@ class ValueLexicon:
         spec-standard-evaluation §5.1; any subset of restaurant, hotel, attraction, train)."""
         lex = cls()
         for domain, station in STATIONS.items():  # "hills rd, cambridge" gives "hills road"
-            lex._add_value("name", station["name"])
+            lex._add_value("name", station["name"], domain, station["name"])
             lex._add_value("address", station["address"])
-            lex._link_name(station["name"], (domain, station["name"]))
         for domain in ("restaurant", "hotel", "attraction"):
             for entity in databases.get(domain, ()):
                 for key, value in entity.items():
                     if isinstance(value, str) and value != "?":
-                        lex._add_value(key.replace(" ", ""), value, domain)
-                if isinstance(entity.get("name"), str):
-                    lex._link_name(entity["name"], (domain, str(entity.get("id", ""))))
+                        lex._add_value(key.replace(" ", ""), value, domain,
+                                       str(entity.get("id", "")))
         for entity in databases.get("train", ()):
             for key in ("departure", "destination"):
                 lex.add(entity[key], "station")
@@ -181,16 +188,10 @@ class ValueLexicon:
                 lex.add(f"{colour} {brand}", "type")
         return lex
 
-    def _link_name(self, name: str, ref: tuple[str, str]) -> None:
-        for v in name_variants(name):
-            refs = self.name_entities.setdefault(_key(v), ())
-            if ref not in refs:
-                self.name_entities[_key(v)] = refs + (ref,)
-
     def entities_of_name(self, text: str) -> tuple[tuple[str, str], ...]:
         """The venues ``((domain, entity id), ...)`` a written name stands for: its written
-        form exactly (tokens, :func:`tokens`), else the closest form with ``rapidfuzz``
-        ``ratio`` ≥ 90; ``()`` when none (an unknown venue).
+        form exactly (tokens, :func:`tokens`), else :meth:`closest_name_form`'s; ``()`` when
+        none (an unknown venue).
 
         >>> lex = ValueLexicon.from_entities({"hotel": [{"id": "7", "name": "the lensfield hotel"}]})
         >>> lex.entities_of_name("Lensfield Hotel"), lex.entities_of_name("lensfeld hotel")
@@ -201,19 +202,44 @@ class ValueLexicon:
         key = _key(text)
         if key in self.name_entities:
             return self.name_entities[key]
+        best = self.closest_name_form(" ".join(key))
+        return () if best is None else self.name_entities.get(tuple(best.split()), ())
+
+    def closest_name_form(self, key: str) -> str | None:
+        """The written venue-name form (:attr:`name_forms`) closest to ``key`` (tokens joined
+        by spaces) with ``rapidfuzz`` ``ratio`` ≥ :data:`FUZZY_NAME_CUTOFF`, None when none;
+        memoized per lexicon.
+
+        >>> lex = ValueLexicon.from_entities({"hotel": [{"name": "the lensfield hotel"}]})
+        >>> lex.closest_name_form("lensfeld hotel"), lex.closest_name_form("the grand budapest")
+        ('lensfield hotel', None)
+        """
+        if key in self._closest:
+            return self._closest[key]
         from rapidfuzz import fuzz, process
 
-        best = process.extractOne(" ".join(key), self.name_forms, scorer=fuzz.ratio,
-                                  score_cutoff=90)
-        return self.name_entities.get(tuple(best[0].split()), ()) if best else ()
+        best = process.extractOne(key, self.name_forms, scorer=fuzz.ratio,
+                                  score_cutoff=FUZZY_NAME_CUTOFF)
+        form = None if best is None else best[0]
+        if len(self._closest) >= _MEMO_SIZE:
+            self._closest.clear()
+        self._closest[key] = form
+        return form
 
-    def _add_value(self, slot: str, value: str, domain: str = "") -> None:
+    def _add_value(self, slot: str, value: str, domain: str = "", entity: str = "") -> None:
+        """Add the phrases of one database value; a name is also linked to ``(domain,
+        entity)`` (:attr:`name_entities`)."""
         value = " ".join(value.lower().split())
         if slot == "name":
+            ref = (domain, entity)
             for v in name_variants(value):
                 self.add(v, "name", overwrite=True)
+                key = _key(v)
                 if v in COMMON_WORD_NAMES:
-                    self.capitalized.add(_key(v))
+                    self.capitalized.add(key)
+                refs = self.name_entities.get(key, ())
+                if ref not in refs:
+                    self.name_entities[key] = refs + (ref,)
         elif slot == "address":
             parts = [value] + [p.strip() for p in value.split(",") if len(p.split()) >= 2]
             for part in parts:
