@@ -340,7 +340,8 @@ class Evaluator:
         extended = None
         if self.standard.placeholders == "reference" and (self.metrics["bleu"]
                                                           or self.metrics["success"]):
-            extended = extended_pass(self, preds, prep, label, coverage, blocks)
+            extended = extended_pass(self, preds, prep, label, coverage, blocks,
+                                     dialect.has_unknown)
             if extended is not None:
                 warnings.append(extended.line(source))
         if self.lexicalized:

@@ -76,9 +76,11 @@ def _reads_differently(name: str) -> bool:
     return name not in SLOT_MAP and ("-" in name or unified_name(name) is not None)
 
 
-def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> ExtendedChanges:
+def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues,
+                     has_unknown: bool | None = None) -> ExtendedChanges:
     """The :class:`ExtendedChanges` of a ``predictions`` table's columns and its prepared
-    dialogues (for the state source), both made under ``reference``."""
+    dialogues (for the state source), both made under ``reference``; ``has_unknown``: whether
+    the states name a domain or slot outside the ontology, when the caller has checked."""
     from mwzrepro.core.normalize import normalize_response
     from mwzrepro.core.placeholders import gains_of
 
@@ -97,7 +99,8 @@ def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> Exte
     out.gains = gains_of(found)
     from mwzrepro.core.state_dialects import cells_have_unknown
 
-    if prep.state_source == "predicted" and cells_have_unknown(preds["state_json"]):
+    if prep.state_source == "predicted" and (
+            cells_have_unknown(preds["state_json"]) if has_unknown is None else has_unknown):
         from mwzrepro.core.state_dialects import resolve_state_json, scan_states, state_names
 
         raw = []

@@ -86,13 +86,15 @@ class ExtendedFigures:
 
 
 def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: PreparedDialogues,
-                  label: str, coverage: Coverage, blocks: Mapping[str, Any] | None = None
-                  ) -> ExtendedFigures | None:
+                  label: str, coverage: Coverage, blocks: Mapping[str, Any] | None = None,
+                  has_unknown: bool | None = None) -> ExtendedFigures | None:
     """The :class:`ExtendedFigures` of a ``predictions`` table's columns (rows of a dialogue
     in turn order), its prepared dialogues ``prep`` and the run's result ``blocks`` (``bleu``
     with its statistics, ``success`` with its per-dialogue rows), all made under
     ``reference``; None when ``extended`` maps no placeholder and resolves no state name.
-    Without ``blocks`` (or a block), that metric is rescored in full. Inform/Success are
+    Without ``blocks`` (or a block), that metric is rescored in full. ``has_unknown``: the
+    run's check for unknown state names (:class:`~mwzrepro.scorer.dialect_warnings.
+    DialectReport`), made here when None. Inform/Success are
     those of the evaluator's first setting other than ``grounded`` (not rescored: with
     ``setting="grounded"`` alone they are None and ``setting`` is ``grounded``).
     """
@@ -105,7 +107,7 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
         rescore_success,
     )
 
-    changes = extended_changes(preds, prep)
+    changes = extended_changes(preds, prep, has_unknown)
     gains = changes.gains
     if not gains and not changes.state_names:
         return None
