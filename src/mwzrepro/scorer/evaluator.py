@@ -242,7 +242,7 @@ class Evaluator:
         units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per row)."""
         from mwzrepro.scorer.leaderboard import evaluate_many
 
-        return evaluate_many(self, systems, read_predictions, **options)
+        return evaluate_many(self, systems, **options)
 
     # -- steps ----------------------------------------------------------------------------
 
