@@ -113,7 +113,7 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], with_stats: 
                 fga_lambda: float, references: Any, per_dialogue: bool) -> _Scored:
     """The :class:`_Scored` of one row (in a worker)."""
     from mwzrepro.scorer.compare import prediction_stats
-    from mwzrepro.scorer.file_form import looks_delexicalized, with_form
+    from mwzrepro.scorer.file_form import kept_delexicalized, with_form
     from mwzrepro.scorer.inputs import read_shape
 
     name, source, form = item
@@ -124,9 +124,9 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], with_stats: 
         data = read_predictions(source) if isinstance(source, str | Path) else source
         read_shape(data, label)
         notes = []
-        if evaluator.lexicalized and "lexicalized" not in (form or {}) \
-                and looks_delexicalized(data):
-            form = {**(form or {}), "lexicalized": False}
+        kept = kept_delexicalized(evaluator, form, data)
+        if kept is not None:
+            form = kept
             notes.append(f"{label}: responses carry placeholders (delexicalized): scored as "
                          "they are, not delexicalized again (--lexicalized applies to "
                          "lexicalized files only; --form NAME=lexicalized forces it)")
