@@ -52,8 +52,7 @@ def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: s
     preds, prep, _, _ = evaluator._prepare(data, name)
     ev = evaluator.resources.eval
     setting = evaluator.settings[0]
-    if setting == "optimistic":
-        prep = prep.with_domains("ground-truth", ev.turn_domains)
+    prep = prep.for_setting(setting, ev.turn_domains)
     rows = pd.DataFrame(dialogue_rows(prep.dialogues, ev.goals, ev.booked,
                                       evaluator._database(), setting, where=name),
                         columns=DIALOGUE_COLUMNS)

@@ -375,9 +375,7 @@ class Evaluator:
         if setting not in ("standard", "optimistic"):
             raise ConfigError(f"setting must be standard or optimistic, got {setting!r}")
         ev = self.resources.eval
-        if setting == "optimistic":
-            prep = prep.with_domains("ground-truth", ev.turn_domains)
-        d = prep.dialogues[did]
+        d = prep.for_setting(setting, ev.turn_domains).dialogues[did]
         user = refs = None
         if context:
             user = self.resources.user_utterances(did)

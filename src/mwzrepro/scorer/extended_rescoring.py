@@ -156,8 +156,7 @@ def rescore_success(evaluator: ScoringContext, again: PreparedDialogues,
     from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
 
     ev = evaluator.resources.eval
-    if main.setting == "optimistic":
-        again = again.with_domains("ground-truth", ev.turn_domains)
+    again = again.for_setting(main.setting, ev.turn_domains)
     new = dialogue_rows(again.dialogues, ev.goals, ev.booked, evaluator._database(),
                         main.setting, where=label)
     kept = [r for r in main.dialogue_rows if r["dialogue_id"] not in again.dialogues]
