@@ -39,13 +39,15 @@ from dataclasses import dataclass
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import Signature
+from mwzrepro.stats.catalog import SUCCESS_VARY
 
 __all__ = ["Comparability", "comparability", "COMPARED_BLOCKS", "VARY"]
 
 #: The result blocks whose signatures are compared (the table's columns).
 COMPARED_BLOCKS = ("bleu", "success", "dst_fga")
-#: Fields allowed to differ between comparable rows (module docstring).
-VARY = ("system", "state", "dom")
+#: Fields allowed to differ between comparable rows (module docstring): those the pipeline's
+#: Inform/Success columns let vary.
+VARY = SUCCESS_VARY
 
 
 def _fields(signatures: Mapping[str, str]) -> dict[tuple[str, str], str]:

@@ -27,8 +27,6 @@ __all__ = ["format_leaderboard", "leaderboard_notes", "LEADERBOARD_FORMATS"]
 #: Output formats.
 LEADERBOARD_FORMATS = ("text", "markdown", "latex", "csv", "json")
 
-_TITLES = {"inform": "Inform", "success": "Success", "bleu": "BLEU", "combined": "Combined",
-           "jga": "JGA"}
 _SIG_TITLES = {"bleu": "BLEU", "success": "Inform/Success", "dst_fga": "JGA/FGA"}
 
 
@@ -50,10 +48,12 @@ def _cell(row: dict[str, Any], m: str, board: Leaderboard) -> str:
 
 def _grid(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     from mwzrepro.scorer.leaderboard import METRIC_COLUMNS
+    from mwzrepro.stats.catalog import spec
 
     table = board.table
     metrics = [m for m in METRIC_COLUMNS if table[m].notna().any()]
-    head = ["system"] + [_TITLES.get(m, f"FGA({board.params.fga_lambda:g})") for m in metrics]
+    head = ["system"] + ["Combined" if m == "combined" else spec(m).title(board.params.fga_lambda)
+                         for m in metrics]
     head += ["rank", "differs"]
     body = []
     for row in table.to_dict("records"):
