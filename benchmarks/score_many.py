@@ -8,6 +8,8 @@ warm resources from the cache, JSON parsing, scoring, output), pinned to two cor
 * the same with ``--ci --paired-bs`` (1000 resamples): target <= 20 s;
 * for scale, the one-file loop a user would otherwise write (19 processes, one after another).
 
+The processes run in a sandbox (:func:`score_cli.scorer_sandbox`: an empty working directory,
+a fresh resource cache built by a first, untimed call), so the user's own cache is left alone.
 The machine's load average is printed before and after: the machine is shared, and a busy
 machine inflates every figure (the CPU seconds of the process and its workers are printed
 beside the wall time).
@@ -15,35 +17,37 @@ beside the wall time).
 Usage::
 
     .venv/bin/python benchmarks/score_many.py [--mirror ../shared/mirror] [--repeat 3]
-        [--cores 2] [--no-loop]
+        [--cores 2] [--no-loop] [--system ubar] [--mwzrepro .venv/bin/mwzrepro]
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-EVALUATOR = "Tomiinek/MultiWOZ_Evaluation"
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from score_cli import prediction, scorer_arguments, scorer_sandbox  # noqa: E402
 
 
 def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _run(args: list[str], cores: set[int]) -> tuple[float, float]:
+def _run(cmd: list[str], cores: set[int], cwd: Path, env: dict[str, str]
+         ) -> tuple[float, float]:
     """(wall, CPU of the process and its children) of one whole ``mwzrepro`` process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([str(REPO / ".venv/bin/mwzrepro"), *args], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   preexec_fn=lambda: os.sched_setaffinity(0, cores))
+    subprocess.run(cmd, check=True, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, preexec_fn=lambda: os.sched_setaffinity(0, cores))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -58,36 +62,37 @@ def _report(label: str, runs: list[tuple[float, float]], target: float | None) -
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mirror", type=Path, default=Path(
-        os.environ.get("MWZREPRO_MIRROR", REPO.parent / "shared" / "mirror")))
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = scorer_arguments(__doc__.split("\n\n")[0])
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--no-loop", action="store_true", help="skip the one-file loop")
     args = ap.parse_args()
-    available = sorted(os.sched_getaffinity(0))
-    cores = set(available[: args.cores])
-    dirs = sorted(args.mirror.glob(f"{EVALUATOR}/*/predictions"))
-    files = sorted(dirs[0].glob("*.json")) if dirs else []
+    mirror = args.mirror.resolve()
+    cores = set(sorted(os.sched_getaffinity(0))[: args.cores])
+    mine = prediction(mirror, args.system)
+    files = sorted(mine.parent.glob("*.json"))
     if len(files) != 19:
-        raise SystemExit(f"expected 19 prediction files under {args.mirror / EVALUATOR}")
-    common = ["--mirror", str(args.mirror)]
-    _run(["score", str(files[0]), "--no-result-cache", *common], cores)  # builds the cache
-    print(f"score_many: 19 public files, whole process on {len(cores)} core(s) "
-          f"{sorted(cores)}; load average before: {_load()}")
-    plain = [_run(["score", str(dirs[0]), *common], cores) for _ in range(args.repeat)]
-    _report("19 files, every metric with DST", plain, 8)
-    stats = [_run(["score", str(dirs[0]), "--ci", "--paired-bs", *common], cores)
-             for _ in range(args.repeat)]
-    _report("19 files, --ci --paired-bs (1000 resamples)", stats, 20)
-    if not args.no_loop:
-        start = time.perf_counter()
-        for f in files:
-            _run(["score", str(f), "--no-result-cache", *common], cores)
-        print(f"for scale: 19 one-file processes one after another: "
-              f"{time.perf_counter() - start:.2f} s")
+        raise SystemExit(f"expected 19 prediction files in {mine.parent}")
+    with tempfile.TemporaryDirectory(prefix="mwzrepro-bench-many-") as tmp:
+        empty, env = scorer_sandbox(Path(tmp), mirror)
+        score = [args.mwzrepro, "score"]
+
+        def run(*extra: str) -> tuple[float, float]:
+            return _run(score + list(extra), cores, empty, env)
+
+        run(str(mine), "--no-result-cache")  # builds the sandbox's cache
+        print(f"score_many: 19 public files, whole process on {len(cores)} core(s) "
+              f"{sorted(cores)}; load average before: {_load()}")
+        plain = [run(str(mine.parent)) for _ in range(args.repeat)]
+        _report("19 files, every metric with DST", plain, 8)
+        stats = [run(str(mine.parent), "--ci", "--paired-bs") for _ in range(args.repeat)]
+        _report("19 files, --ci --paired-bs (1000 resamples)", stats, 20)
+        if not args.no_loop:
+            start = time.perf_counter()
+            for f in files:
+                run(str(f), "--no-result-cache")
+            print(f"for scale: 19 one-file processes one after another: "
+                  f"{time.perf_counter() - start:.2f} s")
     print(f"load average after: {_load()}")
-    sys.exit(0)
 
 
 if __name__ == "__main__":

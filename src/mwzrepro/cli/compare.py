@@ -47,7 +47,7 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     from mwzrepro.core.io import write_json
     from mwzrepro.scorer.compare import compare_shared
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.file_form import looks_delexicalized, parse_forms, with_form
+    from mwzrepro.scorer.file_form import kept_delexicalized, parse_forms, with_form
     from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.stats.catalog import spec
     from mwzrepro.stats.compare import comparison_note, format_comparison
@@ -63,9 +63,10 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     evaluator = make_evaluator(kw, ("bleu", "success", "dst"), setting)
     evaluators = []
     for name, path, d in zip(names, (predictions_a, predictions_b), data):
-        f = dict(forms.get(name, {}))
-        if evaluator.lexicalized and "lexicalized" not in f and looks_delexicalized(d):
-            f["lexicalized"] = False
+        f = forms.get(name)
+        kept = kept_delexicalized(evaluator, f, d)
+        if kept is not None:
+            f = kept
             log.warning("%s: responses carry placeholders (delexicalized): compared as they "
                         "are, not delexicalized again", path.name)
         evaluators.append(with_form(evaluator, f))

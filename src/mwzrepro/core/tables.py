@@ -8,7 +8,7 @@ reader can see which settings produced the numbers.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Container, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,7 +16,7 @@ import pandas as pd
 
 from mwzrepro.core.io import write_text
 
-__all__ = ["render_table", "format_cell", "TableSpec"]
+__all__ = ["render_table", "format_cell", "grid_lines", "TableSpec"]
 
 
 class TableSpec(NamedTuple):
@@ -60,6 +60,33 @@ def format_cell(value: object, decimals: int) -> str:
     return str(value)
 
 
+def grid_lines(head: Sequence[str], body: Sequence[Sequence[str]], fmt: str,
+               left: Container[int] = (0,)) -> list[str]:
+    r"""Rows of text cells under a header row as the lines of a Markdown table (``|`` escaped
+    in the body cells) or, for ``text``, as aligned columns two spaces apart: the columns
+    whose index is in ``left`` left-aligned, the others right-aligned, no trailing spaces.
+
+    >>> print(*grid_lines(["name", "n"], [["a|b", "10"]], "markdown"), sep="\n")
+    | name | n |
+    |---|---|
+    | a\|b | 10 |
+    >>> grid_lines(["name", "n"], [["a", "10"]], "text")
+    ['name   n', 'a     10']
+
+    Raises:
+        ValueError: ``fmt`` is neither ``markdown`` nor ``text``.
+    """
+    if fmt == "markdown":
+        return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + [
+            "| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in body]
+    if fmt == "text":
+        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+        return ["  ".join(c.ljust(w) if i in left else c.rjust(w)
+                          for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+                for r in [head, *body]]
+    raise ValueError(f"unknown format {fmt!r}")
+
+
 def _tex_escape(text: str) -> str:
     for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"),
                  ("#", r"\#"), ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
@@ -94,9 +121,7 @@ def render_table(
         return decimals.get(col, 2) if isinstance(decimals, Mapping) else decimals
 
     cells = [[format_cell(v, dec(c)) for c, v in zip(cols, row)] for row in df.itertuples(False)]
-    md = [f"# {title}", "", "| " + " | ".join(cols) + " |",
-          "|" + "|".join("---" for _ in cols) + "|"]
-    md += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in cells]
+    md = [f"# {title}", "", *grid_lines(cols, cells, "markdown")]
     if notes:
         md += [""] + [f"- {n}" for n in notes]
     write_text("\n".join(md) + "\n", stem.with_suffix(".md"))

@@ -95,8 +95,8 @@ def success_block(prep: PreparedDialogues, resources: EvalResources, database: A
     with the ground-truth turn domains; ``grounded`` is left to :mod:`.grounding`)."""
     from mwzrepro.standard.scores import success_rows
 
-    prepared = {s: prep if s == "standard" else prep.with_domains(
-        "ground-truth", resources.turn_domains) for s in settings if s != "grounded"}
+    prepared = {s: prep.for_setting(s, resources.turn_domains) for s in settings
+                if s != "grounded"}
     scores, per_dialogue = success_rows(label, version, prepared, resources.goals,
                                         resources.booked, database, matching, threshold)
     out = {}

@@ -39,13 +39,15 @@ from dataclasses import dataclass
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import Signature
+from mwzrepro.stats.catalog import SUCCESS_VARY
 
 __all__ = ["Comparability", "comparability", "COMPARED_BLOCKS", "VARY"]
 
 #: The result blocks whose signatures are compared (the table's columns).
 COMPARED_BLOCKS = ("bleu", "success", "dst_fga")
-#: Fields allowed to differ between comparable rows (module docstring).
-VARY = ("system", "state", "dom")
+#: Fields allowed to differ between comparable rows (module docstring): those the pipeline's
+#: Inform/Success columns let vary.
+VARY = SUCCESS_VARY
 
 
 def _fields(signatures: Mapping[str, str]) -> dict[tuple[str, str], str]:
@@ -56,6 +58,17 @@ def _fields(signatures: Mapping[str, str]) -> dict[tuple[str, str], str]:
             out.update({(block, k): str(v) for k, v in sig.fields.items() if k not in VARY})
             out[(block, "v")] = sig.version
     return out
+
+
+def _largest_group(keys: Mapping[str, frozenset]) -> tuple[frozenset, list[str]] | None:
+    """``(key, rows)`` of the key shared by the most rows of ``{row: key}`` (rows in table
+    order), ties to the group of the earliest row; None without rows."""
+    groups: dict[frozenset, list[str]] = {}
+    for row, key in keys.items():
+        groups.setdefault(key, []).append(row)
+    order = list(keys)
+    return max(groups.items(), key=lambda kv: (len(kv[1]), -order.index(kv[1][0])),
+               default=None)
 
 
 def _short(field: str, value: str | None) -> str:
@@ -137,34 +150,25 @@ def comparability(signatures: Mapping[str, Mapping[str, str]]) -> Comparability:
     """
     fields = {row: _fields(sigs) for row, sigs in signatures.items()}
     main = ("bleu", "success")
-    groups: dict[frozenset, list[str]] = {}
-    for row, f in fields.items():
-        groups.setdefault(frozenset(i for i in f.items() if i[0][0] in main), []).append(row)
-    order = list(fields)
-    best = max(groups.values(), key=lambda rows: (len(rows), -order.index(rows[0]))) \
-        if groups else []
-    reference = dict(fields[best[0]]) if best else {}
-    with_dst = [r for r in order if any(k[0] == "dst_fga" for k in fields[r])]
-    if with_dst:
-        dst_groups: dict[frozenset, list[str]] = {}
-        for r in with_dst:
-            part = frozenset(i for i in fields[r].items() if i[0][0] == "dst_fga")
-            dst_groups.setdefault(part, []).append(r)
-        top = max(dst_groups.items(), key=lambda kv: (len(kv[1]), -order.index(kv[1][0])))
+    best = _largest_group({row: frozenset(i for i in f.items() if i[0][0] in main)
+                           for row, f in fields.items()})
+    ref_row = best[1][0] if best else None
+    reference = dict(fields[ref_row]) if ref_row is not None else {}
+    with_dst = [r for r in fields if any(k[0] == "dst_fga" for k in fields[r])]
+    top = _largest_group({r: frozenset(i for i in fields[r].items() if i[0][0] == "dst_fga")
+                          for r in with_dst})
+    if top is not None:
         reference.update(dict(top[0]))
     differing: dict[str, list[str]] = {}
     marks: dict[str, str] = {}
     for row, f in fields.items():
         blocks = {b for b, _ in f} & {b for b, _ in reference}
-        keys = [k for k in dict.fromkeys([*reference, *f]) if k[0] in blocks]
-        names = list(dict.fromkeys(k[1] for k in keys if f.get(k) != reference.get(k)))
-        differing[row] = names
-        values = {}
-        for k in keys:
-            if f.get(k) != reference.get(k) and k[1] not in values:
+        values: dict[str, str | None] = {}
+        for k in dict.fromkeys([*reference, *f]):
+            if k[0] in blocks and f.get(k) != reference.get(k) and k[1] not in values:
                 values[k[1]] = f.get(k)
-        marks[row] = " ".join(_short(n, values[n]) for n in names)
-    ref_row = best[0] if best else None
+        differing[row] = list(values)
+        marks[row] = " ".join(_short(n, v) for n, v in values.items())
     sigs = {}
     if ref_row is not None:
         for block in COMPARED_BLOCKS:

@@ -20,7 +20,6 @@ compared).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,10 +28,8 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
     from mwzrepro.stats.bleu_stats import BleuReferences
     from mwzrepro.stats.compare import MetricComparison
-    from mwzrepro.stats.units import DialogueStats
 
-__all__ = ["compare_predictions", "compare_shared", "SharedComparison", "prediction_stats",
-           "on_dialogues"]
+__all__ = ["compare_predictions", "compare_shared", "SharedComparison", "prediction_stats"]
 
 
 def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: str,
@@ -52,8 +49,7 @@ def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: s
     preds, prep, _, _ = evaluator._prepare(data, name)
     ev = evaluator.resources.eval
     setting = evaluator.settings[0]
-    if setting == "optimistic":
-        prep = prep.with_domains("ground-truth", ev.turn_domains)
+    prep = prep.for_setting(setting, ev.turn_domains)
     rows = pd.DataFrame(dialogue_rows(prep.dialogues, ev.goals, ev.booked,
                                       evaluator._database(), setting, where=name),
                         columns=DIALOGUE_COLUMNS)
@@ -79,24 +75,6 @@ def _dst_stats(evaluator: ScoringContext, preds: Any, name: str,
     turns = outcomes_frame(result.outcomes)
     return {"jga": dst_stats(turns, "jga", name),
             "fga": dst_stats(turns, "fga", name, fga_lambda)}
-
-
-def on_dialogues(stats: DialogueStats, dialogue_ids: frozenset[str] | set[str]
-                 ) -> DialogueStats:
-    """``stats`` restricted to the rows of ``dialogue_ids``, its full-sample figure recomputed
-    from the kept counts (the figure on those dialogues alone); ``stats`` itself when it
-    covers none outside them."""
-    import dataclasses
-
-    import numpy as np
-
-    keep = [i for i, d in enumerate(stats.dialogue_ids) if d in dialogue_ids]
-    if len(keep) == len(stats.dialogue_ids):
-        return stats
-    counts = stats.counts[keep]
-    point = float(stats.values(counts.sum(axis=0, keepdims=True))[0]) if keep else float("nan")
-    return dataclasses.replace(stats, dialogue_ids=tuple(stats.dialogue_ids[i] for i in keep),
-                               counts=counts, point=point)
 
 
 @dataclass(frozen=True)
@@ -160,7 +138,6 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
     if shared == test:
         rows = compare(sa, sb, params, first.resources.expected)
         return SharedComparison(rows, len(test), cov, len(test))
-    result = SharedComparison([], len(shared), cov, len(test))
     if strict:
         raise InputError(f"{names[0]} covers {cov[0]} and {names[1]} {cov[1]} of the "
                          f"{len(test)} test dialogues and --strict (strict=True) requires "
@@ -168,9 +145,9 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
     if not shared:
         raise InputError(f"{names[0]} and {names[1]} share no test dialogue: nothing to "
                          "compare")
-    rows = compare({m: on_dialogues(s, shared) for m, s in sa.items()},
-                   {m: on_dialogues(s, shared) for m, s in sb.items()}, params, shared)
-    return dataclasses.replace(result, rows=rows)
+    rows = compare({m: s.restricted(shared) for m, s in sa.items()},
+                   {m: s.restricted(shared) for m, s in sb.items()}, params, shared)
+    return SharedComparison(rows, len(shared), cov, len(test))
 
 
 def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapping[str, Any],

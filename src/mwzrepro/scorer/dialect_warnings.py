@@ -28,10 +28,14 @@ class DialectReport(NamedTuple):
             metrics), only when ``extended`` changed a predicted state (resolved or dropped
             an unknown name); ``{}`` otherwise, so a file without unknown names keeps its
             signatures.
+        has_unknown: under ``reference``, whether a predicted state names a domain or slot
+            outside the ontology (:func:`~mwzrepro.core.state_dialects.cells_have_unknown`,
+            reused by the ``extended`` pass); None under ``extended`` (not checked).
     """
 
     lines: list[str]
     state_fields: dict[str, str]
+    has_unknown: bool | None = None
 
 
 def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
@@ -45,7 +49,8 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
     lines: list[str] = []
     fields: dict[str, str] = {}
     # under reference the column holds the states as given: a cheap check first
-    if placeholders != "reference" or cells_have_unknown(preds["state_json"]):
+    unknown = cells_have_unknown(preds["state_json"]) if placeholders == "reference" else None
+    if unknown is not False:
         found = scan_predictions(data)
         lines += state_warnings(found, source, placeholders)
         fields = signature_fields(placeholders) if found else {}
@@ -55,4 +60,4 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
         hint = lexicalized_hint(evaluator, data, preds["response"], source)
         if hint is not None:
             lines.append(hint.line(source))
-    return DialectReport(lines, fields)
+    return DialectReport(lines, fields, unknown)

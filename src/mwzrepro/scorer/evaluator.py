@@ -242,7 +242,7 @@ class Evaluator:
         units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per row)."""
         from mwzrepro.scorer.leaderboard import evaluate_many
 
-        return evaluate_many(self, systems, read_predictions, **options)
+        return evaluate_many(self, systems, **options)
 
     # -- steps ----------------------------------------------------------------------------
 
@@ -340,7 +340,8 @@ class Evaluator:
         extended = None
         if self.standard.placeholders == "reference" and (self.metrics["bleu"]
                                                           or self.metrics["success"]):
-            extended = extended_pass(self, preds, prep, label, coverage, blocks)
+            extended = extended_pass(self, preds, prep, label, coverage, blocks,
+                                     dialect.has_unknown)
             if extended is not None:
                 warnings.append(extended.line(source))
         if self.lexicalized:
@@ -374,9 +375,7 @@ class Evaluator:
         if setting not in ("standard", "optimistic"):
             raise ConfigError(f"setting must be standard or optimistic, got {setting!r}")
         ev = self.resources.eval
-        if setting == "optimistic":
-            prep = prep.with_domains("ground-truth", ev.turn_domains)
-        d = prep.dialogues[did]
+        d = prep.for_setting(setting, ev.turn_domains).dialogues[did]
         user = refs = None
         if context:
             user = self.resources.user_utterances(did)

@@ -76,9 +76,11 @@ def _reads_differently(name: str) -> bool:
     return name not in SLOT_MAP and ("-" in name or unified_name(name) is not None)
 
 
-def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> ExtendedChanges:
+def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues,
+                     has_unknown: bool | None = None) -> ExtendedChanges:
     """The :class:`ExtendedChanges` of a ``predictions`` table's columns and its prepared
-    dialogues (for the state source), both made under ``reference``."""
+    dialogues (for the state source), both made under ``reference``; ``has_unknown``: whether
+    the states name a domain or slot outside the ontology, when the caller has checked."""
     from mwzrepro.core.normalize import normalize_response
     from mwzrepro.core.placeholders import gains_of
 
@@ -97,7 +99,8 @@ def extended_changes(preds: Mapping[str, list], prep: PreparedDialogues) -> Exte
     out.gains = gains_of(found)
     from mwzrepro.core.state_dialects import cells_have_unknown
 
-    if prep.state_source == "predicted" and cells_have_unknown(preds["state_json"]):
+    if prep.state_source == "predicted" and (
+            cells_have_unknown(preds["state_json"]) if has_unknown is None else has_unknown):
         from mwzrepro.core.state_dialects import resolve_state_json, scan_states, state_names
 
         raw = []
@@ -153,8 +156,7 @@ def rescore_success(evaluator: ScoringContext, again: PreparedDialogues,
     from mwzrepro.standard.inform_success import dialogue_rows, rates_of_rows
 
     ev = evaluator.resources.eval
-    if main.setting == "optimistic":
-        again = again.with_domains("ground-truth", ev.turn_domains)
+    again = again.for_setting(main.setting, ev.turn_domains)
     new = dialogue_rows(again.dialogues, ev.goals, ev.booked, evaluator._database(),
                         main.setting, where=label)
     kept = [r for r in main.dialogue_rows if r["dialogue_id"] not in again.dialogues]

@@ -31,7 +31,8 @@ from typing import Any
 
 from mwzrepro.core.errors import ConfigError
 
-__all__ = ["looks_delexicalized", "parse_forms", "with_form", "FORM_VALUES"]
+__all__ = ["looks_delexicalized", "parse_forms", "with_form", "kept_delexicalized",
+           "FORM_VALUES"]
 
 #: Values of ``--form NAME=...``.
 FORM_VALUES = ("lexicalized", "delexicalized", "placeholders=reference",
@@ -54,6 +55,24 @@ def looks_delexicalized(data: Mapping[str, Any], share: float = 0.1) -> bool:
                 total += 1
                 hits += bool(_PLACEHOLDER.search(text))
     return total > 0 and hits >= share * total
+
+
+def kept_delexicalized(evaluator: Any, form: Mapping[str, Any] | None,
+                       data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``form`` with ``lexicalized`` False when the module docstring's second rule applies
+    (``evaluator`` lexicalizes, ``form`` does not say, the prediction mapping ``data``
+    :func:`looks_delexicalized`): the form to score ``data`` with, the caller warning that
+    it is scored as it is; None when the rule does not apply.
+
+    >>> class E: lexicalized = True
+    >>> kept_delexicalized(E(), None, {"d": [{"response": "[value_name] ."}]})
+    {'lexicalized': False}
+    >>> kept_delexicalized(E(), {"lexicalized": True}, {"d": [{"response": "[value_name] ."}]})
+    """
+    if evaluator.lexicalized and "lexicalized" not in (form or {}) \
+            and looks_delexicalized(data):
+        return {**(form or {}), "lexicalized": False}
+    return None
 
 
 def parse_forms(values: Iterable[str], names: Iterable[str]) -> dict[str, dict[str, Any]]:

@@ -38,12 +38,13 @@ rank                       1 = best Combined among comparable rows (ties share t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mwzrepro.core.errors import InputError, MwzreproError
+from mwzrepro.scorer.prediction_file import read_predictions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,12 +98,22 @@ def _figures(result: EvaluationResult, fga_lambda: float) -> dict[str, float | N
             "jga": result.dst_fga.jga if result.dst_fga else None, "fga": fga}
 
 
-def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], read: Callable[[Any], Any],
-                with_stats: bool, fga_lambda: float, references: Any,
-                per_dialogue: bool) -> tuple[str, Any, Any]:
-    """``("ok", result, stats)`` or ``("error", message, None)`` of one row (in a worker)."""
+class _Scored(NamedTuple):
+    """One row as a worker returns it: its result, the notes to show before its warnings and
+    its per-dialogue statistics (None without intervals or tests); ``error`` (one line) and
+    nothing else when it could not be scored."""
+
+    result: EvaluationResult | None = None
+    notes: tuple[str, ...] = ()
+    stats: dict[str, Any] | None = None
+    error: str | None = None
+
+
+def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], with_stats: bool,
+                fga_lambda: float, references: Any, per_dialogue: bool) -> _Scored:
+    """The :class:`_Scored` of one row (in a worker)."""
     from mwzrepro.scorer.compare import prediction_stats
-    from mwzrepro.scorer.file_form import looks_delexicalized, with_form
+    from mwzrepro.scorer.file_form import kept_delexicalized, with_form
     from mwzrepro.scorer.inputs import read_shape
 
     name, source, form = item
@@ -110,12 +121,12 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], read: Callab
     level = log.level
     log.setLevel(logging.ERROR)  # the parent repeats each result's warnings, in row order
     try:
-        data = read(source) if isinstance(source, str | Path) else source
+        data = read_predictions(source) if isinstance(source, str | Path) else source
         read_shape(data, label)
         notes = []
-        if evaluator.lexicalized and "lexicalized" not in (form or {}) \
-                and looks_delexicalized(data):
-            form = {**(form or {}), "lexicalized": False}
+        kept = kept_delexicalized(evaluator, form, data)
+        if kept is not None:
+            form = kept
             notes.append(f"{label}: responses carry placeholders (delexicalized): scored as "
                          "they are, not delexicalized again (--lexicalized applies to "
                          "lexicalized files only; --form NAME=lexicalized forces it)")
@@ -123,9 +134,9 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], read: Callab
         result = ev.evaluate(data, name, label, per_dialogue=per_dialogue)
         stats = prediction_stats(ev, data, name, fga_lambda, references) if with_stats \
             else None
-        return "ok", (result, notes), stats
+        return _Scored(result, tuple(notes), stats)
     except MwzreproError as exc:
-        return "error", str(exc), None
+        return _Scored(error=str(exc))
     finally:
         log.setLevel(level)
 
@@ -164,8 +175,8 @@ def _table(results: Mapping[str, EvaluationResult], comp: Comparability,
     return table
 
 
-def evaluate_many(evaluator: Any, systems: Mapping[str, Any], read: Callable[[Any], Any], *,
-                  ci: bool = False, paired_bs: bool = False, params: StatsParams | None = None,
+def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = False,
+                  paired_bs: bool = False, params: StatsParams | None = None,
                   forms: Mapping[str, Mapping[str, Any]] | None = None, strict: bool = False,
                   keep_going: bool = False, jobs: int | None = None,
                   per_dialogue: bool = False) -> Leaderboard:
@@ -173,8 +184,8 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], read: Callable[[An
     in table order; the first is the baseline) with ``evaluator``.
 
     Args:
-        evaluator: the :class:`~mwzrepro.scorer.evaluator.Evaluator` (resources loaded once).
-        read: reads a file path into a prediction mapping (``read_predictions``).
+        evaluator: the :class:`~mwzrepro.scorer.evaluator.Evaluator` (resources loaded once);
+            a file path is read by :func:`~mwzrepro.scorer.prediction_file.read_predictions`.
         ci: intervals for every figure; paired_bs: tests against the baseline.
         params: resamples, seed, confidence, alpha, correction, p-value method, FGA λ
             (default: :class:`~mwzrepro.stats.params.StatsParams`'s defaults).
@@ -206,18 +217,19 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], read: Callable[[An
 
         refs = BleuReferences(evaluator.resources.references)  # once, inherited by workers
     items = [(name, source, (forms or {}).get(name)) for name, source in systems.items()]
-    done = fork_map(lambda item: _score_item(evaluator, item, read, with_stats,
-                                             params.fga_lambda, refs, per_dialogue),
+    done = fork_map(lambda item: _score_item(evaluator, item, with_stats, params.fga_lambda,
+                                             refs, per_dialogue),
                     items, jobs=jobs)
-    failures = {name: out[1] for (name, _, _), out in zip(items, done) if out[0] == "error"}
+    failures = {name: out.error for (name, _, _), out in zip(items, done)
+                if out.error is not None}
     if failures and not keep_going:
         raise InputError(next(iter(failures.values())))
-    ok = [(name, out) for (name, _, _), out in zip(items, done) if out[0] == "ok"]
+    ok = [(name, out) for (name, _, _), out in zip(items, done) if out.error is None]
     if not ok:
         raise InputError(f"no file could be scored ({len(failures)} failed)")
-    results = {name: out[1][0] for name, out in ok}
+    results = {name: out.result for name, out in ok}
     for name, out in ok:
-        for w in [*out[1][1], *out[1][0].warnings]:
+        for w in [*out.notes, *out.result.warnings]:
             log.warning("%s", w)
     comp = comparability({n: r.signatures() for n, r in results.items()})
     if strict:
@@ -226,7 +238,7 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], read: Callable[[An
     if with_stats:
         from mwzrepro.scorer.leaderboard_stats import paired_tests, replicate_rows
 
-        reps = replicate_rows({name: out[2] for name, out in ok},
+        reps = replicate_rows({name: out.stats for name, out in ok},
                               {n: r.combined for n, r in results.items()},
                               evaluator.resources.expected, params)
         if paired_bs:

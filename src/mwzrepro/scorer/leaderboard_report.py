@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from mwzrepro.core.columns import is_missing
+
 if TYPE_CHECKING:
     from mwzrepro.scorer.leaderboard import Leaderboard
 
@@ -25,33 +27,19 @@ __all__ = ["format_leaderboard", "leaderboard_notes", "LEADERBOARD_FORMATS"]
 #: Output formats.
 LEADERBOARD_FORMATS = ("text", "markdown", "latex", "csv", "json")
 
-_TITLES = {"inform": "Inform", "success": "Success", "bleu": "BLEU", "combined": "Combined",
-           "jga": "JGA"}
 _SIG_TITLES = {"bleu": "BLEU", "success": "Inform/Success", "dst_fga": "JGA/FGA"}
-
-
-def _missing(value: Any) -> bool:
-    """None, NaN or pandas' NA (a figure or test a row does not have)."""
-    import pandas as pd
-
-    if value is None or isinstance(value, str):
-        return value is None
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
 
 
 def _cell(row: dict[str, Any], m: str, board: Leaderboard) -> str:
     from mwzrepro.standard.report import fmt_number
 
-    if _missing(row[m]):
+    if is_missing(row[m]):
         return "–"
     text = fmt_number(float(row[m]), m)
-    if board.ci and not _missing(row.get(f"{m}_lower")):
+    if board.ci and not is_missing(row.get(f"{m}_lower")):
         half = (row[f"{m}_upper"] - row[f"{m}_lower"]) / 2
         text += f" ±{fmt_number(half, m)}"
-    if board.paired_bs and not _missing(row.get(f"{m}_p_adjusted")):
+    if board.paired_bs and not is_missing(row.get(f"{m}_p_adjusted")):
         p = row[f"{m}_p_adjusted"]
         text += (f" (p = {p:.4f})" if p >= 1e-4 else " (p < 0.0001)") + (
             "*" if row[f"{m}_significant"] else "")
@@ -60,14 +48,16 @@ def _cell(row: dict[str, Any], m: str, board: Leaderboard) -> str:
 
 def _grid(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     from mwzrepro.scorer.leaderboard import METRIC_COLUMNS
+    from mwzrepro.stats.catalog import spec
 
     table = board.table
     metrics = [m for m in METRIC_COLUMNS if table[m].notna().any()]
-    head = ["system"] + [_TITLES.get(m, f"FGA({board.params.fga_lambda:g})") for m in metrics]
+    head = ["system"] + ["Combined" if m == "combined" else spec(m).title(board.params.fga_lambda)
+                         for m in metrics]
     head += ["rank", "differs"]
     body = []
     for row in table.to_dict("records"):
-        rank = "–" if _missing(row["rank"]) else str(int(row["rank"]))
+        rank = "–" if is_missing(row["rank"]) else str(int(row["rank"]))
         body.append([row["system"], *(_cell(row, m, board) for m in metrics), rank,
                      row["differs"]])
     if not any(r[-1] for r in body):
@@ -110,7 +100,7 @@ def leaderboard_notes(board: Leaderboard) -> list[str]:
 def _json(board: Leaderboard) -> str:
     rows = []
     for row in board.table.to_dict("records"):
-        clean = {k: None if _missing(v) else (v.item() if hasattr(v, "item") else v)
+        clean = {k: None if is_missing(v) else (v.item() if hasattr(v, "item") else v)
                  for k, v in row.items()}
         clean["signatures"] = board.results[row["system"]].signatures()
         rows.append(clean)
@@ -148,22 +138,20 @@ def format_leaderboard(board: Leaderboard, fmt: str = "text") -> str:
                                   float_format=lambda x: repr(float(x)))
     if fmt not in LEADERBOARD_FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {LEADERBOARD_FORMATS}")
+    from mwzrepro.core.tables import grid_lines
+
     head, body = _grid(board)
     notes = leaderboard_notes(board)
     if fmt == "markdown":
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in body]
-        lines += [""] + [f"- {n.strip()}" if not n.startswith("  ") else f"  - {n.strip()}"
-                         for n in notes]
+        lines = grid_lines(head, body, fmt) + [""]
+        lines += [f"- {n.strip()}" if not n.startswith("  ") else f"  - {n.strip()}"
+                  for n in notes]
     elif fmt == "latex":
         lines = [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
                  " & ".join(_tex(h) for h in head) + r" \\", r"\midrule"]
         lines += [" & ".join(_tex(c) for c in r) + r" \\" for r in body]
         lines += [r"\bottomrule", r"\end{tabular}"] + [f"% {n}" for n in notes]
     else:
-        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-        lines = ["  ".join(c.ljust(w) if i in (0, len(head) - 1) and head[i] != "rank"
-                           else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-                 for r in [head, *body]]
-        lines += [""] + notes
+        left = {i for i in (0, len(head) - 1) if head[i] != "rank"}
+        lines = grid_lines(head, body, fmt, left) + [""] + notes
     return "\n".join(lines) + "\n"

@@ -26,15 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mwzrepro.stats.bootstrap import Interval, Replicates, Resampler, percentile_interval
+from mwzrepro.stats.bootstrap import Replicates, Resampler, percentile_interval
 from mwzrepro.stats.params import StatsParams
 from mwzrepro.stats.significance import adjust_pvalues, test_pair
 from mwzrepro.stats.units import DialogueStats
 
-__all__ = ["PairedResult", "replicate_rows", "paired_tests", "STAT_METRICS"]
-
-#: The per-dialogue statistics resampled (``combined`` is derived from three of them).
-STAT_METRICS = ("inform", "success", "bleu", "jga", "fga")
+__all__ = ["PairedResult", "replicate_rows", "paired_tests"]
 
 
 @dataclass(frozen=True)
@@ -88,9 +85,3 @@ def paired_tests(reps: Mapping[str, Mapping[str, Replicates]], baseline: str,
         for r, (diff, lo, hi, p), pa in zip(tested, raw, adjusted):
             out[r][m] = PairedResult(diff, lo, hi, p, pa, pa < params.alpha)
     return out
-
-
-def interval_of(reps: Mapping[str, Replicates], metric: str) -> Interval | None:
-    """The interval of ``metric`` in one row's replicates, None when not resampled."""
-    rep = reps.get(metric)
-    return None if rep is None else rep.interval

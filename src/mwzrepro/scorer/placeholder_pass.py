@@ -59,10 +59,13 @@ class ExtendedFigures:
 
         >>> ExtendedFigures({"hotel_ref": 2}, "standard", 96.6, 88.3, 17.94).line("a.json")
         'a.json: with placeholders=extended: Inform 96.6, Success 88.3, BLEU 17.9 (it maps hotel_ref ×2; not leaderboard-comparable; --placeholders extended scores with it)'
+        >>> ExtendedFigures({}, "grounded", states={"restuarant → restaurant": 8}).line("a.json")
+        'a.json: with placeholders=extended: Inform/Success of the grounded setting not rescored (states: restuarant → restaurant ×8 turns; not leaderboard-comparable; --placeholders extended scores with it)'
         """
         parts = [f"{name} {value:.1f}" for name, value in
                  (("Inform", self.inform), ("Success", self.success), ("BLEU", self.bleu),
-                  ("JGA", self.jga)) if value is not None]
+                  ("JGA", self.jga)) if value is not None] or [
+            f"Inform/Success of the {self.setting} setting not rescored"]
         what = []
         if self.placeholders:
             what.append("it maps " + ", ".join(f"{k} ×{v}" for k, v in self.placeholders.items()))
@@ -83,13 +86,17 @@ class ExtendedFigures:
 
 
 def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: PreparedDialogues,
-                  label: str, coverage: Coverage, blocks: Mapping[str, Any] | None = None
-                  ) -> ExtendedFigures | None:
+                  label: str, coverage: Coverage, blocks: Mapping[str, Any] | None = None,
+                  has_unknown: bool | None = None) -> ExtendedFigures | None:
     """The :class:`ExtendedFigures` of a ``predictions`` table's columns (rows of a dialogue
     in turn order), its prepared dialogues ``prep`` and the run's result ``blocks`` (``bleu``
     with its statistics, ``success`` with its per-dialogue rows), all made under
     ``reference``; None when ``extended`` maps no placeholder and resolves no state name.
-    Without ``blocks`` (or a block), that metric is rescored in full.
+    Without ``blocks`` (or a block), that metric is rescored in full. ``has_unknown``: the
+    run's check for unknown state names (:class:`~mwzrepro.scorer.dialect_warnings.
+    DialectReport`), made here when None. Inform/Success are
+    those of the evaluator's first setting other than ``grounded`` (not rescored: with
+    ``setting="grounded"`` alone they are None and ``setting`` is ``grounded``).
     """
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.extended_rescoring import (
@@ -100,17 +107,17 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
         rescore_success,
     )
 
-    changes = extended_changes(preds, prep)
+    changes = extended_changes(preds, prep, has_unknown)
     gains = changes.gains
     if not gains and not changes.state_names:
         return None
     blocks = blocks or {}
-    setting = evaluator.settings[0]
+    setting = next((s for s in evaluator.settings if s != "grounded"), "grounded")
     out: dict[str, Any] = {}
     again = changed_dialogues(evaluator, preds, prep, changes, label)
     if changes.states and evaluator.metrics["dst"]:
         out["jga"] = rescore_joint_accuracy(evaluator, prep, again, label)
-    if evaluator.metrics["success"]:
+    if evaluator.metrics["success"] and setting != "grounded":
         main = blocks.get("success", {}).get(setting)
         if main is None or not main.dialogue_rows:
             main = success_block(prep, evaluator.resources.eval, evaluator._database(),

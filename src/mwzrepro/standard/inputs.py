@@ -75,6 +75,20 @@ class PreparedDialogues:
             out[did] = {**d, "active_domains": doms}
         return PreparedDialogues(out, self.state_source, source)
 
+    def for_setting(self, setting: str, ground_truth: Mapping[str, Sequence[Sequence[str]]]
+                    | None) -> PreparedDialogues:
+        """The dialogues an Inform/Success ``setting`` scores (spec §9): ``optimistic`` takes
+        the ground-truth turn domains ``ground_truth`` (:meth:`with_domains`); every other
+        setting (``standard``, ``grounded``) these dialogues themselves.
+
+        Raises:
+            InputError: ``optimistic`` and a dialogue missing or shorter in ``ground_truth``
+                (or none given).
+        """
+        if setting == "optimistic":
+            return self.with_domains("ground-truth", ground_truth)
+        return self
+
 
 def dialogue_order(ids: Sequence[str], order: Sequence[str] | None) -> list[str]:
     """Distinct ``ids`` in ``order`` (e.g. the key order of the original prediction file,

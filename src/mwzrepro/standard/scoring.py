@@ -176,7 +176,7 @@ def score_prepared(system: str, version: str, prep: PreparedDialogues,
     """
     settings: dict[str, PreparedDialogues] = {"standard": prep}
     if resources.turn_domains is not None:
-        settings["optimistic"] = prep.with_domains("ground-truth", resources.turn_domains)
+        settings["optimistic"] = prep.for_setting("optimistic", resources.turn_domains)
     matching, threshold = inform.matching, inform.fuzzy_threshold
     all_rows, per_setting = success_rows(system, version, settings, resources.goals,
                                          resources.booked, database, matching, threshold)

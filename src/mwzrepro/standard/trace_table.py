@@ -107,9 +107,7 @@ def pipeline_trace(dialogue_id: str, predictions: pd.DataFrame, resources: EvalR
     if dialogue_id not in resources.goals:
         raise InputError(f"{label}dialogue {dialogue_id} has no goal in this version")
     prep = prepare_predictions(rows, resources.gold, domain_source, where=where)
-    if setting == "optimistic":
-        prep = prep.with_domains("ground-truth", resources.turn_domains)
-    d = prep.dialogues[dialogue_id]
+    d = prep.for_setting(setting, resources.turn_domains).dialogues[dialogue_id]
     refs = references[references["dialogue_id"] == dialogue_id].sort_values(
         "turn", kind="mergesort")["reference"].tolist()
     return trace_dialogue(dialogue_id, resources.goals[dialogue_id],

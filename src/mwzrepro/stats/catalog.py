@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from mwzrepro.core.errors import InputError
 
-__all__ = ["MetricSpec", "METRICS", "spec", "RANKED_METRICS"]
+__all__ = ["MetricSpec", "METRICS", "spec", "RANKED_METRICS", "SUCCESS_VARY"]
 
 
 @dataclass(frozen=True)
@@ -55,17 +55,19 @@ class MetricSpec:
         return f"FGA({fga_lambda:g})" if self.metric == "fga" else self.label
 
 
-_SUCCESS_VARY = ("system", "state", "dom")
+#: Signature fields of Inform/Success allowed to differ between systems of one column: the
+#: system, and the state and domain sources the reference evaluator picks per file (§8–§9).
+SUCCESS_VARY = ("system", "state", "dom")
 
 #: Every figure of a version, in table order.
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("bleu", "bleu", "BLEU", "", 2, "bleu"),
-    MetricSpec("inform", "inform", "Inform", "standard", 1, "success", _SUCCESS_VARY),
-    MetricSpec("success", "success", "Success", "standard", 1, "success", _SUCCESS_VARY),
+    MetricSpec("inform", "inform", "Inform", "standard", 1, "success", SUCCESS_VARY),
+    MetricSpec("success", "success", "Success", "standard", 1, "success", SUCCESS_VARY),
     MetricSpec("inform-optimistic", "inform", "Inform opt.", "optimistic", 1, "success",
-               _SUCCESS_VARY),
+               SUCCESS_VARY),
     MetricSpec("success-optimistic", "success", "Success opt.", "optimistic", 1, "success",
-               _SUCCESS_VARY),
+               SUCCESS_VARY),
     MetricSpec("jga", "jga", "JGA", "", 2, "dst"),
     MetricSpec("fga", "fga", "FGA", "", 2, "dst"),
 )

@@ -121,17 +121,9 @@ def format_comparison(rows: Iterable[MetricComparison], name_a: str, name_b: str
             f"{r.diff:+.{decimals}f}",
             f"[{r.lower:+.{decimals}f}, {r.upper:+.{decimals}f}]",
             f"{r.p:.3g}", "*" if r.p < params.alpha else ""])
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
-    elif fmt == "text":
-        widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                           for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-                 for cells in [head, *body]]
-    else:
-        raise ValueError(f"unknown format {fmt!r}")
-    return "\n".join(lines) + "\n"
+    from mwzrepro.core.tables import grid_lines
+
+    return "\n".join(grid_lines(head, body, fmt)) + "\n"
 
 
 def comparison_note(params: StatsParams, dialogues: int, test_dialogues: int | None = None

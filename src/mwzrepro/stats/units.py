@@ -29,8 +29,9 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,6 +94,19 @@ class DialogueStats:
                              "the resampled test set") from None
         out[rows] = self.counts
         return out
+
+    def restricted(self, dialogue_ids: Collection[str]) -> DialogueStats:
+        """These statistics on the rows of ``dialogue_ids`` only, the full-sample figure
+        (``point``) recomputed from the kept counts (the figure on those dialogues alone; NaN
+        when none is kept); ``self`` when it covers none outside them."""
+        keep = [i for i, d in enumerate(self.dialogue_ids) if d in dialogue_ids]
+        if len(keep) == len(self.dialogue_ids):
+            return self
+        counts = self.counts[keep]
+        point = float(self.values(counts.sum(axis=0, keepdims=True))[0]) if keep \
+            else float("nan")
+        return dataclasses.replace(self, dialogue_ids=tuple(self.dialogue_ids[i] for i in keep),
+                                   counts=counts, point=point)
 
 
 def dialogue_union(stats: Sequence[DialogueStats]) -> tuple[str, ...]:

@@ -181,6 +181,30 @@ def test_the_rescoring_holds_in_every_setting_and_without_the_run_blocks(mini, s
     assert (full.inform, full.success, full.bleu) == want
 
 
+@pytest.mark.parametrize("dst", [False, True])
+def test_grounded_alone_rescores_what_it_can(mini, dst):
+    """Regression: with ``setting="grounded"`` alone an unknown state name on a lexicalized
+    file raised KeyError('grounded') (the grounded setting has no per-dialogue rows to
+    rescore). Inform/Success are not rescored; BLEU (and JGA) equal an extended run's."""
+    from tests.unit.scorer.test_lexicalized_scoring import LEXICAL
+
+    data = copy.deepcopy(LEXICAL)
+    for turns in data.values():
+        for turn in turns:
+            turn["state"] = {"restuarant": {"food": "chinese"}}
+    kw = {"lexicalized": True, "setting": "grounded", "dst": dst}
+    ref = evaluator(mini, **kw).evaluate(data, source="g.json")
+    ext = evaluator(mini, placeholders="extended", **kw).evaluate(data)
+    figures = ref.placeholders_extended
+    assert (figures.setting, figures.inform, figures.success, figures.bleu) == (
+        "grounded", None, None, ext.bleu.score)
+    assert figures.states == {"restuarant → restaurant": 3}
+    assert figures.jga == (ext.dst.joint_accuracy if dst else None)
+    assert ref.warnings[-1] == figures.line("g.json")
+    assert ref.warnings[-1].startswith(f"g.json: with placeholders=extended: BLEU "
+                                       f"{ext.bleu.score:.1f}")
+
+
 def test_a_lexicalized_file_gets_the_hint_with_the_lexicalized_figures(mini):
     """Detector (mwzrepro.scorer.lexicalized_detect): no placeholder in 3 of 3 responses, a
     venue or phone named in 2 of 3; the figures are those of lexicalized=True."""
