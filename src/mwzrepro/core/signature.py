@@ -170,8 +170,8 @@ def table_signature(signatures: Iterable[str | Signature], per_row: Iterable[str
     'I|dom:<row>|thr:90|v:1'
     >>> table_signature(["I|system:a|dom:x|v:1", "I|system:b|dom:x|v:1"], per_row=("dom",))
     'I|dom:x|v:1'
-    >>> table_signature(["I|thr:90|lex:1-gold|v:1", "I|thr:90|cov:9/10|lex:1-pred|v:1"],
-    ...                 per_row=("cov", "lex"))
+    >>> table_signature(["I|thr:90|lex:1-gold|v:1", "I|system:b|thr:90|cov:9/10|lex:1-pred|v:1"],
+    ...                 per_row=("system", "cov", "lex"))
     'I|thr:90|cov:<row>|lex:<row>|v:1'
     """
     parsed = [s if isinstance(s, Signature) else Signature.parse(s) for s in signatures]
@@ -181,7 +181,7 @@ def table_signature(signatures: Iterable[str | Signature], per_row: Iterable[str
     for p in parsed[1:]:
         row = list(p.fields)
         for i, k in enumerate(row):
-            if k in differ and k not in keys:   # a per-row field the rows before lack
+            if k in differ and k not in keys and k != "system":  # one the rows before lack
                 before = next((j for j in reversed(row[:i]) if j in keys), None)
                 keys.insert(0 if before is None else keys.index(before) + 1, k)
     fields = {k: PER_ROW if k in differ else first.fields[k] for k in keys}
