@@ -4,17 +4,17 @@ Rows:
 
 * ``corpus text``: the corpus's own lexicalized test responses (gold states), and its two
   probes — every venue name replaced by another venue of the same domain, every phone number
-  and postcode by a wrong one of the same shape (seeded; :mod:`mwzrepro.scorer.grounding_probes`,
+  and postcode by a wrong one of the same shape (seeded; :mod:`mwzrepro.scorer.lexicalized.probes`,
   as the real-data tests build them);
 * the 13 public systems with predicted states, each relexicalized from its own predicted state
-  (:func:`mwzrepro.scorer.round_trip.round_trip`: ``lexicalize_predictions`` in its
+  (:func:`mwzrepro.scorer.lexicalized.round_trip.round_trip`: ``lexicalize_predictions`` in its
   ``consistent`` mode, hearing the venues the user and the response name) and scored with
   ``lexicalized=True, setting="all"``. The pipeline's ``tables-grounded`` step builds the
   same rows (without the probes and the g+/g- counts) into
   ``results/tables/inform_success_grounded``.
 
 Per row: standard and grounded Inform/Success, attribute accuracy (of all values, and of the
-values the fill wrote: :func:`mwzrepro.scorer.round_trip.filled_accuracy`), entity F1,
+values the fill wrote: :func:`mwzrepro.scorer.lexicalized.round_trip.filled_accuracy`), entity F1,
 unknown venues, and the dialogues whose Inform differs (``g+``: grounded informs and standard does not — mostly
 one named venue against the state's whole query result under the subset rule; ``g-``: the
 reverse — a named venue that is no goal venue, or a name goal whose named venue differs).
@@ -44,7 +44,7 @@ EVALUATOR = "Tomiinek/MultiWOZ_Evaluation"
 
 def differences(evaluator, data, source):
     """``(g+ dialogue ids, g- dialogue ids)``: where grounded and standard Inform differ."""
-    from mwzrepro.scorer.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
     from mwzrepro.standard.grounded import grounded_dialogue_rows
     from mwzrepro.standard.inform_success import dialogue_rows
 
@@ -66,8 +66,8 @@ def differences(evaluator, data, source):
 
 
 def row(evaluator, label, data, examples, delexicalized=None):
-    from mwzrepro.scorer.grounded_table import grounded_cells
-    from mwzrepro.scorer.round_trip import filled_accuracy
+    from mwzrepro.scorer.lexicalized.grounded_table import grounded_cells
+    from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy
 
     d = evaluator.evaluate(data, label).to_dict()
     plus, minus = differences(evaluator, data, label)
@@ -84,8 +84,8 @@ def row(evaluator, label, data, examples, delexicalized=None):
 
 def probes(evaluator, corpus):
     """The two probes of the corpus text (as the real-data tests build them)."""
-    from mwzrepro.scorer.grounding import link_predictions
-    from mwzrepro.scorer.grounding_probes import contact_value_probe, venue_name_probe
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions
+    from mwzrepro.scorer.lexicalized.probes import contact_value_probe, venue_name_probe
 
     links = link_predictions(corpus, evaluator.resources)
     names, n1 = venue_name_probe(corpus, links, evaluator._database())
@@ -103,8 +103,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from mwzrepro import Evaluator
-    from mwzrepro.scorer.grounded_table import corpus_text
-    from mwzrepro.scorer.round_trip import round_trip
+    from mwzrepro.scorer.lexicalized.grounded_table import corpus_text
+    from mwzrepro.scorer.lexicalized.round_trip import round_trip
     from tests.conftest import mirror_file
 
     logging.getLogger("mwzrepro").setLevel(logging.ERROR)

@@ -68,7 +68,7 @@ class Mutant:
 
 MUTANTS = (
     # -- the audit's survivors (issue 31) -------------------------------------------------
-    Mutant("lock-noop", "scorer/cache.py",
+    Mutant("lock-noop", "scorer/resources/cache.py",
            "return FileLock(str(path), timeout=LOCK_TIMEOUT)",
            'return (path.touch(), __import__("contextlib").nullcontext())[1]',
            ("tests/unit/scorer/test_cache.py",),

@@ -84,7 +84,7 @@ STARTUP = """
 import importlib, json, sys
 for name in json.loads(sys.argv[1]):
     importlib.import_module(name)
-from mwzrepro.scorer.resources import load_resources
+from mwzrepro.scorer.resources.load import load_resources
 load_resources("mwz21")
 """
 

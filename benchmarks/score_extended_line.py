@@ -4,7 +4,7 @@ triggers it is scored, whole process, in at most 1.25× the time of the same fil
 The file without the line is a system's published prediction file; the file with it is the
 same file with every ``[value_reference]`` written ``[reference_number]`` (the descriptive
 dialect of LLM prompts): under ``placeholders=reference`` those are deleted, and the second pass
-(:mod:`mwzrepro.scorer.placeholder_pass`) rescores only the dialogues and BLEU segments they
+(:mod:`mwzrepro.scorer.dialects.placeholder_pass`) rescores only the dialogues and BLEU segments they
 change. Both calls run ``mwzrepro score --no-result-cache`` (all metrics) on resources
 already built in a temporary cache (one untimed warm-up call builds them), from an empty
 directory, alternately; the minimum of ``--repeat`` wall times is reported.

@@ -42,7 +42,7 @@ from score_cli import (  # noqa: E402
 def lexicalized_file(source: Path, target: Path, env: dict[str, str]) -> None:
     """Write the lexicalized copy of ``source`` (the database from the benchmark's cache)."""
     from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
-    from mwzrepro.scorer.resources import load_resources
+    from mwzrepro.scorer.resources.load import load_resources
 
     os.environ.update({k: env[k] for k in ("MWZREPRO_MIRROR", "MWZREPRO_CACHE")})
     db = load_resources("mwz21").database()

@@ -20,7 +20,7 @@ import json
 import pytest
 
 from mwzrepro import Evaluator
-from mwzrepro.scorer.dialect_warnings import dialect_warnings
+from mwzrepro.scorer.dialects.warning_lines import dialect_warnings
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror

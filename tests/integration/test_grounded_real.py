@@ -10,9 +10,9 @@
   25 points and phone accuracy is at most 10 %; in both the standard figures stay where they
   are.
 * **round trip** of the 13 public systems with predicted states (each delexicalized output
-  filled from its own predicted state, :func:`mwzrepro.scorer.round_trip.round_trip`: a
+  filled from its own predicted state, :func:`mwzrepro.scorer.lexicalized.round_trip.round_trip`: a
   system that keeps to the venues it names and hears the user's): the attribute accuracy of
-  the filled values is at least 99 % for each (:func:`mwzrepro.scorer.round_trip.
+  the filled values is at least 99 % for each (:func:`mwzrepro.scorer.lexicalized.round_trip.
   filled_accuracy`; the values a system writes in words are its own — DOTS's stations, for
   one, bring its accuracy over all values to 95.8 %); pinned figures for ubar.
 """
@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 
 from mwzrepro import Evaluator
-from mwzrepro.scorer.grounding import link_predictions
-from mwzrepro.scorer.round_trip import filled_accuracy, round_trip
-from mwzrepro.scorer.grounding_probes import contact_value_probe, venue_name_probe
+from mwzrepro.scorer.lexicalized.grounding import link_predictions
+from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
+from mwzrepro.scorer.lexicalized.probes import contact_value_probe, venue_name_probe
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from mwzrepro import Evaluator
 from mwzrepro.core.sources import mirror_path
-from mwzrepro.scorer.build import recipe
-from mwzrepro.scorer.fetch import registry_sources
-from mwzrepro.scorer.round_trip import round_trip
+from mwzrepro.scorer.resources.build import recipe
+from mwzrepro.scorer.resources.fetch import registry_sources
+from mwzrepro.scorer.lexicalized.round_trip import round_trip
 from tests.conftest import mirror_file
 
 pytestmark = pytest.mark.mirror

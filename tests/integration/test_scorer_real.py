@@ -185,8 +185,8 @@ def test_command_line_equals_the_api(mirror, cache, api_results, monkeypatch, ca
 def test_cached_resources_equal_the_pipeline_tables(mirror, evaluators, tmp_path):
     """The cache's dicts are what the pipeline's scorers read from its Parquet tables."""
     from mwzrepro.core.io import read_table, write_table
-    from mwzrepro.scorer.build import VERSIONS, build_tables
-    from mwzrepro.scorer.fetch import fetch_sources, registry_sources
+    from mwzrepro.scorer.resources.build import VERSIONS, build_tables
+    from mwzrepro.scorer.resources.fetch import fetch_sources, registry_sources
     from mwzrepro.standard.scoring import EvalResources
 
     e = evaluators()

@@ -34,7 +34,7 @@ class BleuResult:
     """BLEU (0–100, unrounded), the number of scored turns, and the signatures: ours (all
     settings) and sacrebleu's own; ``statistics``: the corpus sums of the segment statistics
     ``[hyp_len, ref_len, correct_1..4, total_1..4]`` (what a rescoring of a few segments
-    adjusts, :mod:`mwzrepro.scorer.placeholder_pass`)."""
+    adjusts, :mod:`mwzrepro.scorer.dialects.placeholder_pass`)."""
 
     score: float
     turns: int

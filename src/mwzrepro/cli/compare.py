@@ -45,9 +45,9 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     files; stats-compare is the pipeline's tool over its score files."""
     from mwzrepro.cli.options import setup_logging
     from mwzrepro.core.io import write_json
-    from mwzrepro.scorer.compare import compare_shared
+    from mwzrepro.scorer.leaderboard.compare import compare_shared
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.file_form import kept_delexicalized, parse_forms, with_form
+    from mwzrepro.scorer.lexicalized.file_form import kept_delexicalized, parse_forms, with_form
     from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.stats.catalog import spec
     from mwzrepro.stats.compare import comparison_note, format_comparison

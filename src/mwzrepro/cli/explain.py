@@ -41,7 +41,7 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     check_structure(data, predictions_file.name)
     evaluator = make_evaluator(kw, ("success",), setting)
     if setting == "grounded":
-        from mwzrepro.scorer.grounding_trace import format_grounded_trace, grounded_trace
+        from mwzrepro.scorer.lexicalized.grounding_trace import format_grounded_trace, grounded_trace
 
         g = grounded_trace(evaluator, data, dialogue_id, predictions_file.name)
         click.echo(json.dumps(g, indent=1, ensure_ascii=False) if fmt == "json"
@@ -50,7 +50,7 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     trace = evaluator.explain(data, dialogue_id, setting, predictions_file.name)
     pairs = None
     if kw.get("lexicalized"):
-        from mwzrepro.scorer.lexicalized import format_pairs, lex_state_source, lexicalized_pairs
+        from mwzrepro.scorer.lexicalized.delexicalize_pass import format_pairs, lex_state_source, lexicalized_pairs
 
         pairs = lexicalized_pairs(evaluator, data, dialogue_id)
     if fmt == "json":

@@ -5,7 +5,7 @@ signatures and coverage.
 
 On first use of a dataset version the raw files are fetched (``$MWZREPRO_MIRROR`` or the
 pinned URLs), verified and built into the per-user cache (``$MWZREPRO_CACHE``); later calls
-verify the cache and reuse it (:mod:`mwzrepro.scorer.resources`). Results go to stdout, logs
+verify the cache and reuse it (:mod:`mwzrepro.scorer.resources.load`). Results go to stdout, logs
 and warnings to stderr. Library: :class:`mwzrepro.scorer.evaluator.Evaluator`; renderings:
 :mod:`mwzrepro.standard.report`.
 """
@@ -160,8 +160,8 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     """
     from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
-    from mwzrepro.scorer.cache import cache_root
-    from mwzrepro.scorer.memo import load_result
+    from mwzrepro.scorer.resources.cache import cache_root
+    from mwzrepro.scorer.resources.stored_results import load_result
     from mwzrepro.scorer.results import with_units
     from mwzrepro.standard.report import format_result
 
@@ -210,10 +210,10 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
 def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, strict: bool,
            per_dialogue: Path | None, key: str | None, kw: dict[str, Any]) -> dict[str, Any]:
     """Score the file and store the result under ``key``: the mwzeval-units result dict."""
-    from mwzrepro.scorer.cache import cache_root
+    from mwzrepro.scorer.resources.cache import cache_root
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import read_shape
-    from mwzrepro.scorer.memo import store_result
+    from mwzrepro.scorer.resources.stored_results import store_result
     from mwzrepro.standard.report import per_dialogue_text
 
     data = read_predictions(predictions_file)
@@ -242,13 +242,13 @@ def _evaluator(kw: dict[str, Any], chosen: tuple[str, ...], setting: str, strict
 
 
 def _result_key(predictions_file: Path, options: dict[str, Any], kw: dict[str, Any]) -> str:
-    """The stored-result key of this call (:mod:`mwzrepro.scorer.memo`)."""
+    """The stored-result key of this call (:mod:`mwzrepro.scorer.resources.stored_results`)."""
     import hashlib
 
-    from mwzrepro.scorer.build import recipe
-    from mwzrepro.scorer.fetch import default_registry
-    from mwzrepro.scorer.memo import code_digest, result_key
-    from mwzrepro.scorer.resources import build_key
+    from mwzrepro.scorer.resources.build import recipe
+    from mwzrepro.scorer.resources.fetch import default_registry
+    from mwzrepro.scorer.resources.stored_results import code_digest, result_key
+    from mwzrepro.scorer.resources.load import build_key
 
     with open(predictions_file, "rb") as fh:
         file_sha = hashlib.file_digest(fh, "sha256").hexdigest()

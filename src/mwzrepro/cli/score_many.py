@@ -1,7 +1,7 @@
 """``mwzrepro score FILE [FILE ...]`` with several files: one table, one row per file
-(:mod:`mwzrepro.scorer.leaderboard`; renderings :mod:`mwzrepro.scorer.leaderboard_report`),
+(:mod:`mwzrepro.scorer.leaderboard.evaluate_many`; renderings :mod:`mwzrepro.scorer.leaderboard.report`),
 sacrebleu-style intervals (``--ci``) and paired tests against the first file (``--paired-bs``),
-rows compared by their signatures (:mod:`mwzrepro.scorer.comparability`).
+rows compared by their signatures (:mod:`mwzrepro.scorer.leaderboard.comparability`).
 
 A directory stands for its ``*.json`` files and a glob pattern (quoted, so that the shell
 leaves it alone) for its matches, each in sorted order; rows are named by the file stems or
@@ -19,7 +19,7 @@ import click
 
 from mwzrepro.core.params import click_options, from_options
 from mwzrepro.core.params_defaults import table_entry
-from mwzrepro.scorer.file_form import FORM_VALUES
+from mwzrepro.scorer.lexicalized.file_form import FORM_VALUES
 
 #: The stats block's model, by name: its options come from the generated params table (no
 #: pydantic import when the one-file command runs).
@@ -39,7 +39,7 @@ MANY_KEYS = ("names", "ci", "paired_bs", "paired_bs_n",
 
 def form_option(name_means: str):
     """``--form NAME=FORM[,FORM]`` (repeatable): one file's form when several are scored or
-    compared in one call (:mod:`mwzrepro.scorer.file_form`); ``name_means`` says what NAME
+    compared in one call (:mod:`mwzrepro.scorer.lexicalized.file_form`); ``name_means`` says what NAME
     is for the command (its row name, the label of A or B)."""
     return click.option(
         "--form", multiple=True,
@@ -130,8 +130,8 @@ def score_many(files: list[Path], fmt: str, setting: str, chosen: tuple[str, ...
     directory receiving ``<name>.csv`` per file). Nothing is written unless every file was
     scored (or ``--keep-going``)."""
     from mwzrepro.core.io import write_text
-    from mwzrepro.scorer.file_form import parse_forms
-    from mwzrepro.scorer.leaderboard_report import format_leaderboard
+    from mwzrepro.scorer.lexicalized.file_form import parse_forms
+    from mwzrepro.scorer.leaderboard.report import format_leaderboard
     from mwzrepro.standard.report import per_dialogue_text
 
     names = _names(files, kw["names"])

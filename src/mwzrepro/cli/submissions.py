@@ -71,10 +71,10 @@ def _read_prediction_file(path: Path, form: str) -> tuple[bytes, bool]:
     """``(the file's bytes, whether it is lexicalized)`` after checking it is a prediction
     file (JSON in one of the scorer's accepted shapes, parsed by the scorer's
     ``read_predictions`` for its error messages); ``form`` ``auto`` reads the form from the
-    responses (:func:`mwzrepro.scorer.file_form.looks_delexicalized`). Raises InputError (one
+    responses (:func:`mwzrepro.scorer.lexicalized.file_form.looks_delexicalized`). Raises InputError (one
     line naming the file)."""
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.file_form import looks_delexicalized
+    from mwzrepro.scorer.lexicalized.file_form import looks_delexicalized
     from mwzrepro.scorer.inputs import read_shape
 
     data, _ = read_shape(read_predictions(path), path.name)

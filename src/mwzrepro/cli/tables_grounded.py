@@ -1,6 +1,6 @@
 """Pipeline step ``tables-grounded``: standard against grounded Inform/Success of lexicalized
 text (issue 27), ``results/tables/inform_success_grounded`` and its metrics
-(:mod:`mwzrepro.scorer.grounded_table`).
+(:mod:`mwzrepro.scorer.lexicalized.grounded_table`).
 
 The scorer's resources of the version are built in a temporary cache from the raw files the
 pipeline already downloaded (``--raw-dir``, registry paths, verified by their pinned ids):
@@ -53,10 +53,10 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     from mwzrepro.scorer.evaluator import Evaluator
     from mwzrepro.core.errors import InputError
     from mwzrepro.core.io import write_metrics
-    from mwzrepro.scorer.build import recipe
-    from mwzrepro.scorer.fetch import registry_sources
-    from mwzrepro.scorer.grounded_table import ORACLE_ROW, corpus_text, grounded_table, has_states
-    from mwzrepro.scorer.round_trip import filled_accuracy, round_trip
+    from mwzrepro.scorer.resources.build import recipe
+    from mwzrepro.scorer.resources.fetch import registry_sources
+    from mwzrepro.scorer.lexicalized.grounded_table import ORACLE_ROW, corpus_text, grounded_table, has_states
+    from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
 
     log = setup_logging(log_file)
     inform = from_options(InformParams, params, "inform")

@@ -1,9 +1,9 @@
 """What the scorer's helper passes need of an evaluator: the interface
 :class:`~mwzrepro.scorer.evaluator.Evaluator` provides to the paired comparison
-(:mod:`mwzrepro.scorer.compare`) and the placeholder pass (:mod:`mwzrepro.scorer.placeholder_pass`).
+(:mod:`mwzrepro.scorer.leaderboard.compare`) and the placeholder pass (:mod:`mwzrepro.scorer.dialects.placeholder_pass`).
 
-Declared here, below all three, so the helpers type their argument without importing the
-evaluator that imports them (no import cycle, issue 29).
+Declared here, below all of them, so the helpers type their argument without importing the
+evaluator that imports them (no import cycle; docs/architecture.md, "Area order").
 """
 
 from __future__ import annotations
@@ -12,12 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from collections import Counter
-
     from mwzrepro.core.params_defaults import ParamsDefaults
-    from mwzrepro.scorer.inputs import Coverage
-    from mwzrepro.scorer.resources import VersionResources
-    from mwzrepro.standard.inputs import PreparedDialogues
+    from mwzrepro.scorer.inputs import PreparedInput
+    from mwzrepro.scorer.resources.load import VersionResources
 
 __all__ = ["ScoringContext"]
 
@@ -33,6 +30,8 @@ class ScoringContext(Protocol):
         inform: the ``inform`` parameter block (``matching``, ``fuzzy_threshold``).
         standard: the ``standard`` parameter block (``placeholders``, ...).
         lexicalized: whether responses are delexicalized before scoring.
+        richness_params: the ``richness`` parameter block (``msttr_window``).
+        domain_source: active domains of the standard setting (spec-standard-evaluation §8).
     """
 
     resources: VersionResources
@@ -42,9 +41,10 @@ class ScoringContext(Protocol):
     inform: ParamsDefaults
     standard: ParamsDefaults
     lexicalized: bool
+    richness_params: ParamsDefaults
+    domain_source: str
     _dst_params: Any
 
-    def _prepare(self, data: Mapping[str, Any], source: str
-                 ) -> tuple[dict[str, list], PreparedDialogues, Coverage, Counter]: ...
+    def _prepare(self, data: Mapping[str, Any], source: str) -> PreparedInput: ...
 
     def _database(self) -> Any: ...

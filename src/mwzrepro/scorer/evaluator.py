@@ -3,7 +3,7 @@
 library — the same functions the workflow's ``score-*`` phases call, so the numbers are the
 workflow's.
 
-Example (needs the data, fetched and cached on first use; see :mod:`mwzrepro.scorer.resources`)::
+Example (needs the data, fetched and cached on first use; see :mod:`mwzrepro.scorer.resources.load`)::
 
     from mwzrepro import Evaluator
     e = Evaluator(bleu=True, success=True, richness=True, dst=True)
@@ -24,37 +24,19 @@ keyed by the version (``{"mwz21": ...}``; ``{"mwz22": ...}`` as the reference wi
 
 from __future__ import annotations
 
-import json
 import logging
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.gc_pause import paused_gc
-from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
-from mwzrepro.core.placeholders import signature_fields
-from mwzrepro.scorer.blocks import (
-    bleu_block,
-    dst_block,
-    richness_block,
-    state_match_block,
-    success_block,
-    with_signature_fields,
-)
-from mwzrepro.scorer.dialect_warnings import dialect_warnings
-from mwzrepro.scorer.inputs import (
-    ACCEPTED_SHAPES,
-    Coverage,
-    check_turns,
-    coverage_of,
-    read_shape,
-)
-from mwzrepro.scorer.grounding import grounded_blocks, settings_of
-from mwzrepro.scorer.placeholder_pass import extended_pass
+from mwzrepro.scorer.dialogue_traces import dialogue_rows, trace_of
+from mwzrepro.scorer.lexicalized.grounding import settings_of
 from mwzrepro.scorer.prediction_file import read_predictions
+from mwzrepro.scorer.preparation import PreparedInput, prepare_input
 from mwzrepro.scorer.results import EvaluationResult
+from mwzrepro.scorer.scoring import score_prepared
 
 if TYPE_CHECKING:
     from mwzrepro.dst.params import DSTParams
@@ -67,17 +49,6 @@ log = logging.getLogger("mwzrepro")
 
 #: Inform/Success settings of :class:`Evaluator` (``both`` = standard and optimistic).
 SETTINGS = ("standard", "optimistic", "both", "grounded", "all")
-
-#: Label used inside the library when no system name is given (never shown).
-_ANONYMOUS = "system"
-
-
-def _has_alternatives(preds: Mapping[str, list]) -> bool:
-    """Whether a ``predictions`` table's columns have a list-valued slot
-    (:mod:`mwzrepro.core.alternatives`; its signature field)."""
-    return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
-               for sj in preds["state_json"])
-
 
 class Evaluator:
     """Score prediction files of the MultiWOZ test set (spec-standard-evaluation).
@@ -100,15 +71,15 @@ class Evaluator:
             ``standard``): ``reference`` (§3.2) or ``extended``
             (:mod:`mwzrepro.core.placeholders`; signature field ``ph:ext``). Under
             ``reference``, placeholders only ``extended`` maps give a second pass
-            (:mod:`mwzrepro.scorer.placeholder_pass`, ``result.placeholders_extended``).
+            (:mod:`mwzrepro.scorer.dialects.placeholder_pass`, ``result.placeholders_extended``).
         allow_missing_turns: score dialogues with fewer turns than the test set on their
             prefix, with a loud warning and the coverage in the signatures, as the reference
             evaluator scores them (default); False makes them an error.
         strict: anything below full coverage (missing dialogues or turns) is an error.
-        lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized`;
+        lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized.delexicalize_pass`;
             signatures gain ``lex:<version>-<pred|gold>``).
         cache_dir, mirror, registry: where resources are cached and fetched from
-            (:func:`mwzrepro.scorer.resources.load_resources`).
+            (:func:`mwzrepro.scorer.resources.load.load_resources`).
         progress: progress bars while building resources (None: only on a terminal).
 
     Construction loads (on first use: fetches and builds) the version's resources; settings
@@ -135,7 +106,7 @@ class Evaluator:
                  cache_dir: str | Path | None = None, mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
         from mwzrepro.core.params import checked
-        from mwzrepro.scorer.resources import load_resources
+        from mwzrepro.scorer.resources.load import load_resources
         from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
 
         params = "mwzrepro.standard.params:"  # by name: defaults without pydantic (checked)
@@ -232,156 +203,41 @@ class Evaluator:
         ``a``, ``b``: prediction mappings; ``params``: :class:`mwzrepro.stats.params.StatsParams`
         (default: its defaults); ``names``: labels for messages. Returns ``[MetricComparison,
         ...]`` (``.as_dict()`` gives JSON-ready rows)."""
-        from mwzrepro.scorer.compare import compare_predictions
+        from mwzrepro.scorer.leaderboard.compare import compare_predictions
 
         return compare_predictions(self, a, b, params, names)
 
     def evaluate_many(self, systems: Mapping[str, Any], **options: Any) -> Any:
         """Score ``{name: predictions or file path}`` in one call (the first is the baseline):
-        :func:`mwzrepro.scorer.leaderboard.evaluate_many` (options, the table's columns and
+        :func:`mwzrepro.scorer.leaderboard.evaluate_many.evaluate_many` (options, the table's columns and
         units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per row)."""
-        from mwzrepro.scorer.leaderboard import evaluate_many
+        from mwzrepro.scorer.leaderboard.evaluate_many import evaluate_many
 
         return evaluate_many(self, systems, **options)
 
-    # -- steps ----------------------------------------------------------------------------
+    # -- steps (the modules that do the work) ------------------------------------------
 
-    def _prepare(self, data: Mapping[str, Any], source: str
-                 ) -> tuple[dict[str, list], PreparedDialogues, Coverage, Counter]:
-        """Validate, normalize and prepare the scorer input; never modifies ``data``. The
-        ``predictions`` table comes as columns (:func:`mwzrepro.prepare.predictions.
-        prediction_columns`)."""
-        try:
-            with paused_gc():
-                return self._prepare_checked(data, source)
-        except RecursionError:
-            raise InputError(f"{source}: nested too deeply to be a prediction file; "
-                             f"{ACCEPTED_SHAPES}") from None
-
-    def _prepare_checked(self, data: Mapping[str, Any], source: str
-                         ) -> tuple[dict[str, list], PreparedDialogues, Coverage, Counter]:
-        from mwzrepro.prepare.predictions import prediction_columns
-        from mwzrepro.standard.inputs import prepare_predictions
-
-        data, shape = read_shape(data, source)
-        if shape == "legacy":
-            log.info("%s: legacy generation file {\"ID.json\": [\"response\", ...]}: %d "
-                     "dialogue(s) read as responses without states", source, len(data))
-        expected = self.resources.expected
-        truncated = check_turns(data, expected, source, self.allow_missing_turns)
-        if self.lexicalized:
-            from mwzrepro.scorer.lexicalized import delexicalize_predictions
-
-            data, _ = delexicalize_predictions(data, self.resources)
-        unknown: Counter[str] = Counter()
-        preds, _ = prediction_columns(dict(data), expected, source, allow_missing_turns=True,
-                                      unknown_placeholders=unknown,
-                                      placeholders=self.standard.placeholders)
-        counts = dict(Counter(preds["dialogue_id"]))  # first-appearance order
-        coverage = coverage_of(counts, preds["response"], expected,
-                               [d for d in truncated if d in counts])
-        if self.strict and not coverage.complete:
-            short = (f" (fewer turns: {', '.join(coverage.truncated_dialogues[:10])})"
-                     if coverage.truncated_dialogues else "")
-            raise InputError(f"{source}: coverage is {coverage.signature_value()}{short} and "
-                             "--strict (strict=True) requires every test dialogue and turn")
-        order = list(counts)
-        ev = self.resources.eval
-        prep = prepare_predictions(preds, ev.gold, self.domain_source, ev.turn_domains, order,
-                                   where=source)
-        return preds, prep, coverage, unknown
+    def _prepare(self, data: Mapping[str, Any], source: str) -> PreparedInput:
+        """:func:`mwzrepro.scorer.preparation.prepare_input` with this evaluator's settings."""
+        return prepare_input(data, source, self.resources,
+                             allow_missing_turns=self.allow_missing_turns, strict=self.strict,
+                             lexicalized=self.lexicalized,
+                             placeholders=self.standard.placeholders,
+                             domain_source=self.domain_source)
 
     def _dialogue_rows(self, prep: PreparedDialogues,
                        setting: str | None) -> list[dict[str, Any]]:
-        from mwzrepro.standard.trace import dialogue_row
-
-        return [dialogue_row(self._trace(prep, did, setting)) for did in prep.dialogues]
+        return dialogue_rows(self, prep, setting)
 
     def _run(self, data: Mapping[str, Any], system: str | None, source: str,
              per_dialogue: bool = False) -> EvaluationResult:
-        label = system or _ANONYMOUS
-        preds, prep, coverage, unknown = self._prepare(data, source)
-        warnings = coverage.warnings(source)
-        if unknown:
-            warnings.append(f"{source}: unknown placeholders deleted by normalization "
-                            f"(spec §3): {dict(sorted(unknown.items()))}")
-        dialect = dialect_warnings(self, data, preds, source)  # issue 28: one scan
-        warnings += dialect.lines
-        blocks: dict[str, Any] = {}
-        res, cov, version = self.resources, coverage, self.version
-        if self.metrics["bleu"]:
-            blocks["bleu"] = bleu_block(preds, res.reference_columns, version, label, cov)
-        if self.metrics["success"]:
-            blocks["success"] = success_block(prep, res.eval, self._database(), self.settings,
-                                              version, label, self.inform.matching,
-                                              self.inform.fuzzy_threshold, cov)
-            if "grounded" in self.settings:
-                blocks.update(grounded_blocks(self, blocks, data, prep, label, cov, source))
-        if self.metrics["richness"]:
-            blocks["richness"] = richness_block(preds["response_norm"], label,
-                                                self.richness_params.msttr_window, cov)
-        if self.metrics["dst"]:
-            if prep.state_source != "predicted":
-                log.info("%s: DST metrics not computed: they need a predicted state on every "
-                         "turn", source)
-            else:
-                blocks["dst"] = state_match_block(prep, res.eval.gold, version, label,
-                                                  self.inform.matching,
-                                                  self.standard.state_match_threshold, cov)
-                blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
-                                              self._dst_params, cov)
-        norm = signature_fields(self.standard.placeholders)
-        states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
-        dst_fields = {**dialect.state_fields, **states}
-        for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
-                             ("dst", dst_fields), ("dst_fga", dst_fields)):
-            if name in blocks:
-                blocks[name] = with_signature_fields(blocks[name], fields)
-        extended = None
-        if self.standard.placeholders == "reference" and (self.metrics["bleu"]
-                                                          or self.metrics["success"]):
-            extended = extended_pass(self, preds, prep, label, coverage, blocks,
-                                     dialect.has_unknown)
-            if extended is not None:
-                warnings.append(extended.line(source))
-        if self.lexicalized:
-            from mwzrepro.scorer.lexicalized import (
-                lex_state_source,
-                lex_value,
-                lex_warnings,
-                with_lex_signatures,
-            )
-
-            blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
-            warnings += lex_warnings(self.domain_source, source)
-        if per_dialogue:
-            blocks["dialogues"] = tuple(self._dialogue_rows(prep, None))
-        for w in warnings:
-            log.warning("%s", w)
-        return EvaluationResult(system or "", self.version, source, coverage,
-                                warnings=tuple(warnings),
-                                unknown_placeholders=dict(sorted(unknown.items())),
-                                placeholders=self.standard.placeholders,
-                                placeholders_extended=extended, **blocks)
+        prepared = self._prepare(data, source)
+        rows = tuple(dialogue_rows(self, prepared.prep, None)) if per_dialogue else None
+        return score_prepared(self, data, prepared, system, source, rows)
 
     def _database(self):
         return self.resources.database(self.inform.matching, self.inform.fuzzy_threshold)
 
     def _trace(self, prep: PreparedDialogues, did: str, setting: str | None,
                context: bool = False) -> DialogueTrace:
-        from mwzrepro.standard.trace import trace_dialogue
-
-        setting = setting or self.settings[0]
-        if setting not in ("standard", "optimistic"):
-            raise ConfigError(f"setting must be standard or optimistic, got {setting!r}")
-        ev = self.resources.eval
-        d = prep.for_setting(setting, ev.turn_domains).dialogues[did]
-        user = refs = None
-        if context:
-            user = self.resources.user_utterances(did)
-            r = self.resources.reference_columns
-            refs = [ref for _, ref in sorted(
-                (turn, ref) for d, turn, ref in zip(r["dialogue_id"], r["turn"], r["reference"])
-                if d == did)]
-        return trace_dialogue(did, ev.goals[did], ev.booked[did], d["responses"], d["states"],
-                              d["active_domains"], self._database(), setting, user, refs)
+        return trace_of(self, prep, did, setting, context)

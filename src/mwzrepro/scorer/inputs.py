@@ -30,15 +30,19 @@ mwzrepro.core.errors.InputError: mine.json: top level must be an object ..., got
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 
+if TYPE_CHECKING:
+    from mwzrepro.standard.inputs import PreparedDialogues
+
 __all__ = ["ACCEPTED_SHAPES", "Coverage", "check_structure", "read_shape", "check_turns",
-           "coverage_of"]
+           "coverage_of", "PreparedInput"]
 
 _LIST_MAX = 10
 
@@ -249,3 +253,21 @@ def coverage_of(dialogue_turns: Mapping[str, int], responses: list[str],
         truncated_dialogues=tuple(sorted(truncated)),
         empty_responses=sum(1 for r in responses if not r.strip()),
     )
+
+
+class PreparedInput(NamedTuple):
+    """What :func:`mwzrepro.scorer.preparation.prepare_input` returns (unpacks as ``preds, prep, coverage, unknown``).
+
+    Attributes:
+        preds: the ``predictions`` table as columns ``{column: list}`` (``dialogue_id``,
+            ``turn``, ``response``, ``response_norm``, ``state_json``, ...).
+        prep: the dialogues of Inform/Success (:class:`~mwzrepro.standard.inputs.
+            PreparedDialogues`).
+        coverage: dialogues and turns scored against the test set.
+        unknown: placeholders deleted by the normalization, with counts.
+    """
+
+    preds: dict[str, list]
+    prep: PreparedDialogues
+    coverage: Coverage
+    unknown: Counter

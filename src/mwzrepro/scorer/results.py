@@ -185,11 +185,11 @@ class EvaluationResult:
         placeholders: the placeholder vocabulary (``reference`` or ``extended``).
         placeholders_extended: under ``reference``, when ``extended`` maps some placeholders
             of the file, the figures with ``extended``
-            (:class:`mwzrepro.scorer.placeholder_pass.ExtendedFigures`), else None.
+            (:class:`mwzrepro.scorer.dialects.placeholder_pass.ExtendedFigures`), else None.
         dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
         grounding: the grounded setting's ``grounding`` block
-            (:class:`mwzrepro.scorer.grounding.GroundingScores`), else None (and no key).
+            (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no key).
     """
 
     system: str

@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 
 from mwzrepro.core.sources import RAW_PREFIX, git_blob_sha1
-from mwzrepro.scorer.build import DATABASE_SOURCES
+from mwzrepro.scorer.resources.build import DATABASE_SOURCES
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures"
 REPO = "fixture/upstream/0123456789abcdef0123456789abcdef01234567"

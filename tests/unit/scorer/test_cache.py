@@ -8,14 +8,14 @@ import threading
 import pytest
 
 from mwzrepro.core.errors import ConfigError, DownloadError
-from mwzrepro.scorer.cache import (
+from mwzrepro.scorer.resources.cache import (
     build_lock,
     cache_root,
     read_manifest,
     verify_manifest,
     write_manifest,
 )
-from mwzrepro.scorer.fetch import fetch_sources, registry_sources
+from mwzrepro.scorer.resources.fetch import fetch_sources, registry_sources
 from tests.unit.scorer.fixture_mirror import make_mirror
 
 

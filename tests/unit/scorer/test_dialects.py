@@ -164,7 +164,7 @@ def test_public_spellings_of_states_give_no_warning(scorers):
 def test_the_rescoring_holds_in_every_setting_and_without_the_run_blocks(mini, setting):
     """The extended line's figures (first setting) equal an extended run's, whether the
     second pass reuses the run's per-dialogue rows and BLEU statistics or rescores in full."""
-    from mwzrepro.scorer.placeholder_pass import extended_pass
+    from mwzrepro.scorer.dialects.placeholder_pass import extended_pass
 
     ref = evaluator(mini, setting=setting)
     ext = evaluator(mini, setting=setting, placeholders="extended")
@@ -206,7 +206,7 @@ def test_grounded_alone_rescores_what_it_can(mini, dst):
 
 
 def test_a_lexicalized_file_gets_the_hint_with_the_lexicalized_figures(mini):
-    """Detector (mwzrepro.scorer.lexicalized_detect): no placeholder in 3 of 3 responses, a
+    """Detector (mwzrepro.scorer.lexicalized.detect): no placeholder in 3 of 3 responses, a
     venue or phone named in 2 of 3; the figures are those of lexicalized=True."""
     from tests.unit.scorer.test_lexicalized_scoring import LEXICAL
 

@@ -232,7 +232,7 @@ def test_import_is_lazy():
 
 
 def test_registry_ships_inside_the_package():
-    from mwzrepro.scorer.fetch import default_registry
+    from mwzrepro.scorer.resources.fetch import default_registry
 
     path = default_registry()
     assert path.is_file() and Path(path).parent.name == "resources"

@@ -1,4 +1,4 @@
-"""The ``inform_success_grounded`` table assembly (:mod:`mwzrepro.scorer.grounded_table`) on
+"""The ``inform_success_grounded`` table assembly (:mod:`mwzrepro.scorer.lexicalized.grounded_table`) on
 hand-made results: row order, the ``states`` column from ``lex``, rendering, the metrics
 file (numbers only) and the record (signatures without system names)."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from mwzrepro.core.io import write_metrics
 from mwzrepro.core.signature import SignatureMismatch
-from mwzrepro.scorer.grounded_table import ORACLE_ROW, grounded_table, has_states
+from mwzrepro.scorer.lexicalized.grounded_table import ORACLE_ROW, grounded_table, has_states
 
 SIG = "{}|system:{}|ver:mwz21|state:{}|dom:{}|set:{}|thr:{}{}|lex:1-{}|v:0.1.0"
 

@@ -114,7 +114,7 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
                    names: tuple[str, str] = ("A", "B"), strict: bool = False
                    ) -> SharedComparison:
     """Compare ``a`` (scored by ``evaluators[0]``) with ``b`` (``evaluators[1]``; the two may
-    differ in a file's form, :mod:`mwzrepro.scorer.file_form`) on the dialogues both cover:
+    differ in a file's form, :mod:`mwzrepro.scorer.lexicalized.file_form`) on the dialogues both cover:
     the full test set when both cover it (then the figures equal the pipeline's pairwise
     tables), else only the shared dialogues, each figure recomputed on them.
 

@@ -89,8 +89,8 @@ def link_predictions(data: Mapping[str, Any], resources: Any, source: str | None
                      ) -> dict[str, list[Any]]:
     """``{canonical dialogue id: [LinkedResponse per turn]}`` of a prediction mapping, linked
     by lex:1 with the states of ``source`` (``pred``/``gold``; default: the state source of
-    :func:`mwzrepro.scorer.lexicalized.lex_state_source` for ``data``)."""
-    from mwzrepro.scorer.lexicalized import delexicalize_predictions
+    :func:`mwzrepro.scorer.lexicalized.delexicalize_pass.lex_state_source` for ``data``)."""
+    from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions
 
     links: dict[str, list[Any]] = {}
     delexicalize_predictions(data, resources, source, links=links)
@@ -123,7 +123,7 @@ def _grounding_tables(resources: Any
     import json
 
     from mwzrepro.core.io import write_text
-    from mwzrepro.scorer.memo import code_digest
+    from mwzrepro.scorer.resources.stored_results import code_digest
 
     directory = resources.directory
     path = (directory.parents[2] / "grounding"
@@ -143,8 +143,8 @@ def _grounding_tables(resources: Any
 
 
 def _build_tables(resources: Any) -> dict[str, Any]:
-    from mwzrepro.scorer.grounded_table import corpus_text
-    from mwzrepro.scorer.lexicalized import delexicalizer_of
+    from mwzrepro.scorer.lexicalized.grounded_table import corpus_text
+    from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
     from mwzrepro.standard.grounded import named_venues
     from mwzrepro.standard.grounding_metrics import entity_values
 
@@ -182,7 +182,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
         InputError: a delexicalized file (:func:`check_lexicalized`).
     """
     from mwzrepro.scorer.blocks import public_signature
-    from mwzrepro.scorer.lexicalized import delexicalizer_of, lex_state_source
+    from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of, lex_state_source
     from mwzrepro.scorer.results import SuccessScores
     from mwzrepro.standard.grounded import grounded_dialogue_rows
     from mwzrepro.standard.grounding_metrics import corpus_grounding

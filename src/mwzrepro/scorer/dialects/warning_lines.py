@@ -1,7 +1,7 @@
 """The warnings a run adds about the dialect of its input (issue 28): predicted-state domains
 and slots the ontology does not know (:mod:`mwzrepro.core.state_dialects`, one line each, with
 counts) and, for a file scored without ``--lexicalized`` whose responses look lexicalized, the
-evidence and the figures with the option (:mod:`mwzrepro.scorer.lexicalized_detect`).
+evidence and the figures with the option (:mod:`mwzrepro.scorer.lexicalized.detect`).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
         lines += state_warnings(found, source, placeholders)
         fields = signature_fields(placeholders) if found else {}
     if not evaluator.lexicalized and (evaluator.metrics["bleu"] or evaluator.metrics["success"]):
-        from mwzrepro.scorer.lexicalized_detect import lexicalized_hint
+        from mwzrepro.scorer.lexicalized.detect import lexicalized_hint
 
         hint = lexicalized_hint(evaluator, data, preds["response"], source)
         if hint is not None:

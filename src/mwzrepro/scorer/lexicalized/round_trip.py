@@ -1,11 +1,11 @@
 """The round trip of issue 27: a public system's delexicalized output filled from its own
 predicted state, then scored as lexicalized text (the round-trip rows of
-``inform_success_grounded``, :mod:`mwzrepro.scorer.grounded_table`).
+``inform_success_grounded``, :mod:`mwzrepro.scorer.lexicalized.grounded_table`).
 
 **The fill** (:func:`round_trip`):
 :func:`~mwzrepro.prepare.delex.relexicalize.lexicalize_predictions` in its ``consistent``
 mode, a system that keeps to the venues it names and listens: the venues the user names
-before a turn (:func:`~mwzrepro.scorer.grounding.user_named`) and the venues the system's
+before a turn (:func:`~mwzrepro.scorer.lexicalized.grounding.user_named`) and the venues the system's
 own response names in words (``the postcode for the Yippee Noodle Bar is [postcode]``) become
 the domain's venue in focus, the system's in the response's own turn; and in a file without
 ``active_domains`` an unprefixed placeholder is of the domain the reference evaluator
@@ -44,7 +44,7 @@ def _heard(data: Mapping[str, Any], ctx: ScoringContext
            ) -> dict[str, list[dict[str, list[str]]]]:
     """``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``: the venues the user
     names before each turn, then those the system's own response names in words."""
-    from mwzrepro.scorer.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
     from mwzrepro.standard.grounded import named_venues
 
     users = user_named(ctx.resources)
@@ -95,7 +95,7 @@ def own_values(data: Mapping[str, Any], ctx: ScoringContext
                ) -> dict[tuple[str, int], Counter[tuple[str, str]]]:
     """``{(canonical dialogue id, turn): Counter((slot, comparable value))}``: the values a
     delexicalized prediction mapping's responses already give in words (module docstring)."""
-    from mwzrepro.scorer.grounding import link_predictions
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions
     from mwzrepro.standard.grounded_values import value_key
 
     return {(did, t): Counter((s.slot, value_key(s.slot, s.text)) for s in r.spans)
@@ -120,7 +120,7 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
     Raises:
         InputError: as :meth:`~mwzrepro.scorer.evaluator.Evaluator.evaluate`.
     """
-    from mwzrepro.scorer.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
     from mwzrepro.standard.grounded_values import value_key
     from mwzrepro.standard.grounding_metrics import accuracy_of, corpus_attribute_checks
 

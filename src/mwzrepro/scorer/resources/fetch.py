@@ -35,7 +35,7 @@ log = logging.getLogger("mwzrepro")
 def default_registry() -> Path:
     """Path of the packaged sources registry ``mwzrepro/resources/sources.yaml`` (next to the
     package's modules: the scorer reads its files by path)."""
-    return Path(__file__).resolve().parents[1] / "resources" / "sources.yaml"
+    return Path(__file__).resolve().parents[2] / "resources" / "sources.yaml"
 
 
 def registry_sources(ids: Iterable[str], registry: str | os.PathLike[str] | None = None

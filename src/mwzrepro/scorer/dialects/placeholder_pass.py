@@ -9,7 +9,7 @@ silent loss::
     mine.json: with placeholders=extended: Inform 96.6, Success 88.3, BLEU 17.9 (it maps
     hotel_ref ×120, train_ref ×80; not leaderboard-comparable; ...)
 
-The pass rescores only what changes (:mod:`mwzrepro.scorer.extended_rescoring`: the changed
+The pass rescores only what changes (:mod:`mwzrepro.scorer.dialects.extended_rescoring`: the changed
 dialogues' Inform/Success, the changed segments' BLEU statistics), and its figures equal a run
 with ``placeholders="extended"``.
 """
@@ -93,13 +93,13 @@ def extended_pass(evaluator: ScoringContext, preds: Mapping[str, list], prep: Pr
     with its statistics, ``success`` with its per-dialogue rows), all made under
     ``reference``; None when ``extended`` maps no placeholder and resolves no state name.
     Without ``blocks`` (or a block), that metric is rescored in full. ``has_unknown``: the
-    run's check for unknown state names (:class:`~mwzrepro.scorer.dialect_warnings.
+    run's check for unknown state names (:class:`~mwzrepro.scorer.dialects.warning_lines.
     DialectReport`), made here when None. Inform/Success are
     those of the evaluator's first setting other than ``grounded`` (not rescored: with
     ``setting="grounded"`` alone they are None and ``setting`` is ``grounded``).
     """
     from mwzrepro.scorer.blocks import bleu_block, success_block
-    from mwzrepro.scorer.extended_rescoring import (
+    from mwzrepro.scorer.dialects.extended_rescoring import (
         changed_dialogues,
         extended_changes,
         rescore_bleu,

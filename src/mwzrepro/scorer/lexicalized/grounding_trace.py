@@ -71,8 +71,8 @@ def grounded_trace(ctx: ScoringContext, data: Mapping[str, Any], dialogue_id: st
         InputError: the dialogue is not in ``data`` (or the input is invalid, as
             :meth:`~mwzrepro.scorer.evaluator.Evaluator.evaluate`).
     """
-    from mwzrepro.scorer.grounding import link_predictions, user_named
-    from mwzrepro.scorer.lexicalized import lex_state_source
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized.delexicalize_pass import lex_state_source
     from mwzrepro.standard.grounded import evaluate_grounded_dialogue, named_venues
     from mwzrepro.standard.grounded_values import venue_records
     from mwzrepro.standard.grounding_metrics import corpus_attribute_checks

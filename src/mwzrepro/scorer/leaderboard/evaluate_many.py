@@ -5,9 +5,9 @@ The resources are loaded once (by the evaluator); the files are scored in forked
 every core the process may use (:func:`mwzrepro.core.workers.fork_map`), each by the same
 :meth:`Evaluator.evaluate` as one file alone, so every row equals the one-file result. With
 intervals or paired tests, each worker also computes the file's per-dialogue statistics
-(:func:`mwzrepro.scorer.compare.prediction_stats`) and the parent resamples them
-(:mod:`mwzrepro.scorer.leaderboard_stats`). Rows are compared by
-:mod:`mwzrepro.scorer.comparability`: ranks and paired tests only among comparable rows.
+(:func:`mwzrepro.scorer.leaderboard.compare.prediction_stats`) and the parent resamples them
+(:mod:`mwzrepro.scorer.leaderboard.stats`). Rows are compared by
+:mod:`mwzrepro.scorer.leaderboard.comparability`: ranks and paired tests only among comparable rows.
 
 The table (:attr:`Leaderboard.table`, a pandas DataFrame, one row per system in the given
 order; the first row is the baseline of the paired tests):
@@ -49,7 +49,7 @@ from mwzrepro.scorer.prediction_file import read_predictions
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mwzrepro.scorer.comparability import Comparability
+    from mwzrepro.scorer.leaderboard.comparability import Comparability
     from mwzrepro.scorer.results import EvaluationResult
     from mwzrepro.stats.params import StatsParams
 
@@ -69,7 +69,7 @@ class Leaderboard:
         table: the DataFrame of the module docstring.
         results: ``{row: EvaluationResult}`` of every scored row (each equal to the row's
             one-file :meth:`Evaluator.evaluate`).
-        comparability: :class:`~mwzrepro.scorer.comparability.Comparability` of the rows.
+        comparability: :class:`~mwzrepro.scorer.leaderboard.comparability.Comparability` of the rows.
         failures: ``{row: one-line error}`` of the files that could not be scored (only with
             ``keep_going``).
         params: the :class:`~mwzrepro.stats.params.StatsParams` of intervals and tests.
@@ -112,8 +112,8 @@ class _Scored(NamedTuple):
 def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], with_stats: bool,
                 fga_lambda: float, references: Any, per_dialogue: bool) -> _Scored:
     """The :class:`_Scored` of one row (in a worker)."""
-    from mwzrepro.scorer.compare import prediction_stats
-    from mwzrepro.scorer.file_form import kept_delexicalized, with_form
+    from mwzrepro.scorer.leaderboard.compare import prediction_stats
+    from mwzrepro.scorer.lexicalized.file_form import kept_delexicalized, with_form
     from mwzrepro.scorer.inputs import read_shape
 
     name, source, form = item
@@ -189,7 +189,7 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
         ci: intervals for every figure; paired_bs: tests against the baseline.
         params: resamples, seed, confidence, alpha, correction, p-value method, FGA λ
             (default: :class:`~mwzrepro.stats.params.StatsParams`'s defaults).
-        forms: per-row file form (:func:`mwzrepro.scorer.file_form.parse_forms`).
+        forms: per-row file form (:func:`mwzrepro.scorer.lexicalized.file_form.parse_forms`).
         strict: rows that are not comparable are an error (and the evaluator's own
             ``strict`` makes partial coverage one).
         keep_going: a file that fails is listed in ``failures`` instead of stopping the call.
@@ -204,7 +204,7 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
             ``keep_going``; every file failed; rows not comparable under ``strict``.
     """
     from mwzrepro.core.workers import fork_map
-    from mwzrepro.scorer.comparability import comparability
+    from mwzrepro.scorer.leaderboard.comparability import comparability
     from mwzrepro.stats.params import StatsParams
 
     if not systems:
@@ -236,7 +236,7 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
         comp.check_strict()
     reps = tests = None
     if with_stats:
-        from mwzrepro.scorer.leaderboard_stats import paired_tests, replicate_rows
+        from mwzrepro.scorer.leaderboard.stats import paired_tests, replicate_rows
 
         reps = replicate_rows({name: out.stats for name, out in ok},
                               {n: r.combined for n, r in results.items()},

@@ -1,4 +1,4 @@
-"""Renderings of a multi-system table (:class:`mwzrepro.scorer.leaderboard.Leaderboard`):
+"""Renderings of a multi-system table (:class:`mwzrepro.scorer.leaderboard.evaluate_many.Leaderboard`):
 ``mwzrepro score A B ... --format text|markdown|latex|csv|json``.
 
 One row per system, in the order given (the first is the baseline of the paired tests);
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from mwzrepro.core.columns import is_missing
 
 if TYPE_CHECKING:
-    from mwzrepro.scorer.leaderboard import Leaderboard
+    from mwzrepro.scorer.leaderboard.evaluate_many import Leaderboard
 
 __all__ = ["format_leaderboard", "leaderboard_notes", "LEADERBOARD_FORMATS"]
 
@@ -47,7 +47,7 @@ def _cell(row: dict[str, Any], m: str, board: Leaderboard) -> str:
 
 
 def _grid(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
-    from mwzrepro.scorer.leaderboard import METRIC_COLUMNS
+    from mwzrepro.scorer.leaderboard.evaluate_many import METRIC_COLUMNS
     from mwzrepro.stats.catalog import spec
 
     table = board.table

@@ -4,7 +4,7 @@ as text, Markdown and LaTeX for a paper costs one scoring).
 
 A stored result is named by a key that hashes everything its numbers depend on: the
 prediction file's bytes, every option of the command, the version's resource build key
-(:func:`mwzrepro.scorer.resources.build_key`), the source of every module of the package and
+(:func:`mwzrepro.scorer.resources.load.build_key`), the source of every module of the package and
 the versions of the libraries that shape the numbers (sacrebleu, sacremoses, rapidfuzz,
 lexical tokenization and matching). The stored JSON carries the SHA-256 of its content; a file
 that does not verify is ignored and overwritten, never used.
@@ -37,7 +37,7 @@ def code_digest() -> str:
     versions of :data:`LIBRARIES`."""
     from importlib.metadata import PackageNotFoundError, version
 
-    package = Path(__file__).resolve().parents[1]
+    package = Path(__file__).resolve().parents[2]
     h = hashlib.sha256()
     for path in sorted(package.rglob("*.py")):
         h.update(path.relative_to(package).as_posix().encode() + b"\0")

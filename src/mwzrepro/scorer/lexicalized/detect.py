@@ -107,7 +107,7 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
         return None
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.inputs import read_shape
-    from mwzrepro.scorer.lexicalized import delexicalize_predictions, lex_value
+    from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions, lex_value
 
     shaped, _ = read_shape(data, source)
     delexed, state_source = delexicalize_predictions(shaped, evaluator.resources)

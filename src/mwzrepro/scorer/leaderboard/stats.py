@@ -5,7 +5,7 @@ system tested against the first (the baseline).
 The resampling is the pipeline's and ``mwzrepro compare``'s: one
 :class:`~mwzrepro.stats.bootstrap.Resampler` over the version's full test set (``B``
 resamples, seed), every system re-scored on the same resamples from its per-dialogue
-statistics (:func:`mwzrepro.scorer.compare.prediction_stats`), intervals by
+statistics (:func:`mwzrepro.scorer.leaderboard.compare.prediction_stats`), intervals by
 :meth:`Resampler.replicate`, differences and p-values by
 :func:`mwzrepro.stats.significance.test_pair`. With the same test set, ``B`` and seed the
 intervals equal the pipeline's ``stats_ci_<version>`` table and the uncorrected p-values its

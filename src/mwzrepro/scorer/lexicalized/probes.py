@@ -24,7 +24,7 @@ __all__ = ["swap_spans", "venue_name_probe", "contact_value_probe"]
 def swap_spans(data: Mapping[str, Any], links: Mapping[str, list[Any]],
                new_value: Callable[[Any], str | None]) -> tuple[dict[str, Any], int]:
     """``data`` with each linked span's text replaced by ``new_value(span)`` (None: kept);
-    ``links`` as :func:`mwzrepro.scorer.grounding.link_predictions` gives them.
+    ``links`` as :func:`mwzrepro.scorer.lexicalized.grounding.link_predictions` gives them.
 
     >>> from mwzrepro.prepare.delex.delexicalize_responses import LinkedResponse, Span
     >>> links = {"d1": [LinkedResponse("[name] .", (Span("name", "Nandos", 0, 6),), 0)]}

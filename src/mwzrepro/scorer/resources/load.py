@@ -1,9 +1,9 @@
 """A version's evaluation resources, built once per user and reused: :func:`load_resources`
 returns a :class:`VersionResources` whose tables, dicts and venue database are read lazily
-from a verified cache directory (:mod:`mwzrepro.scorer.cache`).
+from a verified cache directory (:mod:`mwzrepro.scorer.resources.cache`).
 
-First use of a version: fetch and verify the raw files (:mod:`mwzrepro.scorer.fetch`), build
-the tables (:func:`mwzrepro.scorer.build.build_tables`), store them as JSON in the form the
+First use of a version: fetch and verify the raw files (:mod:`mwzrepro.scorer.resources.fetch`), build
+the tables (:func:`mwzrepro.scorer.resources.build.build_tables`), store them as JSON in the form the
 scorers read (:func:`resource_files`: no Parquet, so scoring needs neither pyarrow nor
 pandera), copy the four database files, write the manifest — under a file lock, so
 concurrent first calls build once. Later uses re-hash every file against the manifest (a few
@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.version import __version__
 from mwzrepro.core.signature import NORMALIZATION_VERSION
-from mwzrepro.scorer.build import DATABASE_SOURCES, VersionRecipe, build_tables, recipe
-from mwzrepro.scorer.cache import (
+from mwzrepro.scorer.resources.build import DATABASE_SOURCES, VersionRecipe, build_tables, recipe
+from mwzrepro.scorer.resources.cache import (
     build_lock,
     cache_root,
     sha256_file,
     verify_manifest,
     write_manifest,
 )
-from mwzrepro.scorer.fetch import (
+from mwzrepro.scorer.resources.fetch import (
     default_registry,
     fetch_sources,
     registry_sources,
@@ -69,7 +69,7 @@ DST_GOLD_FILE = "dst_gold.pickle"
 
 #: Modules (relative to the package) whose code shapes the built tables.
 _BUILDER_MODULES = (
-    "scorer/build.py", "scorer/resources.py", "prepare/ingest/convlab.py",
+    "scorer/resources/build.py", "scorer/resources/load.py", "prepare/ingest/convlab.py",
     "prepare/ingest/mwz22.py",
     "prepare/delex/span.py", "core/normalize.py", "core/moses.py", "core/normalize_state.py",
     "core/io.py",
@@ -81,7 +81,7 @@ _BUILDER_MODULES = (
 
 
 def _code_digest() -> str:
-    package = Path(__file__).resolve().parents[1]
+    package = Path(__file__).resolve().parents[2]
     h = hashlib.sha256()
     for rel in _BUILDER_MODULES:
         path = package / rel
@@ -256,7 +256,7 @@ def _columns(df: pd.DataFrame, columns: list[str]) -> dict[str, list]:
 
 
 def resource_files(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
-    """The JSON content of a resource set from :func:`~mwzrepro.scorer.build.build_tables`
+    """The JSON content of a resource set from :func:`~mwzrepro.scorer.resources.build.build_tables`
     (the same conversions the pipeline's scorers apply to its Parquet tables)."""
     from mwzrepro.standard.booked import booked_domains_to_dict
     from mwzrepro.standard.goals import eval_goals_to_dict

@@ -1,0 +1,146 @@
+"""The scoring step of an evaluation: the metric blocks of one prepared input, the passes that
+add to them (dialects, lexicalized text, grounding) and the typed result.
+
+:func:`score_prepared` is what :meth:`Evaluator.evaluate
+<mwzrepro.scorer.evaluator.Evaluator.evaluate>` runs after
+:func:`~mwzrepro.scorer.preparation.prepare_input`, in this order: the coverage and
+placeholder warnings, the dialect scan (:mod:`mwzrepro.scorer.dialects.warning_lines`), BLEU,
+Inform/Success (and the grounded setting, :mod:`mwzrepro.scorer.lexicalized.grounding`),
+richness, the state metrics (§13 and the FGA paper's DST metrics), the
+normalization and state signature fields, the extended-placeholder pass
+(:mod:`mwzrepro.scorer.dialects.placeholder_pass`) and the lex:1 signatures. Sections: spec-standard-evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.alternatives import SIGNATURE_FIELD, has_alternatives
+from mwzrepro.core.placeholders import signature_fields
+from mwzrepro.scorer.blocks import (
+    bleu_block,
+    dst_block,
+    richness_block,
+    state_match_block,
+    success_block,
+    with_signature_fields,
+)
+from mwzrepro.scorer.dialects.placeholder_pass import extended_pass
+from mwzrepro.scorer.dialects.warning_lines import dialect_warnings
+from mwzrepro.scorer.lexicalized.grounding import grounded_blocks
+from mwzrepro.scorer.results import EvaluationResult
+
+if TYPE_CHECKING:
+    from mwzrepro.scorer.context import ScoringContext
+    from mwzrepro.scorer.inputs import Coverage
+    from mwzrepro.scorer.inputs import PreparedInput
+    from mwzrepro.standard.inputs import PreparedDialogues
+
+__all__ = ["score_prepared", "metric_blocks"]
+
+log = logging.getLogger("mwzrepro")
+
+#: Label used inside the library when no system name is given (never shown).
+ANONYMOUS = "system"
+
+
+def _has_alternatives(preds: Mapping[str, list]) -> bool:
+    """Whether a ``predictions`` table's columns have a list-valued slot
+    (:mod:`mwzrepro.core.alternatives`; its signature field)."""
+    return any(isinstance(sj, str) and "[" in sj and has_alternatives(json.loads(sj))
+               for sj in preds["state_json"])
+
+
+def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str, list],
+                  prep: PreparedDialogues, label: str, coverage: Coverage,
+                  source: str) -> dict[str, Any]:
+    """The blocks of the metrics ``ctx.metrics`` asks for: ``{"bleu": ..., "success":
+    {setting: InformSuccess}, "grounding": ..., "richness": ..., "dst": StateMatch,
+    "dst_fga": DSTMetrics}`` (percent; a block is absent when its metric is off, and the DST
+    blocks when a turn has no predicted state)."""
+    blocks: dict[str, Any] = {}
+    res, cov, version = ctx.resources, coverage, ctx.version
+    if ctx.metrics["bleu"]:
+        blocks["bleu"] = bleu_block(preds, res.reference_columns, version, label, cov)
+    if ctx.metrics["success"]:
+        blocks["success"] = success_block(prep, res.eval, ctx._database(), ctx.settings,
+                                          version, label, ctx.inform.matching,
+                                          ctx.inform.fuzzy_threshold, cov)
+        if "grounded" in ctx.settings:
+            blocks.update(grounded_blocks(ctx, blocks, data, prep, label, cov, source))
+    if ctx.metrics["richness"]:
+        blocks["richness"] = richness_block(preds["response_norm"], label,
+                                            ctx.richness_params.msttr_window, cov)
+    if ctx.metrics["dst"]:
+        if prep.state_source != "predicted":
+            log.info("%s: DST metrics not computed: they need a predicted state on every "
+                     "turn", source)
+        else:
+            blocks["dst"] = state_match_block(prep, res.eval.gold, version, label,
+                                              ctx.inform.matching,
+                                              ctx.standard.state_match_threshold, cov)
+            blocks["dst_fga"] = dst_block(preds, res.dst_gold, version, label, source,
+                                          ctx._dst_params, cov)
+    return blocks
+
+
+def _signed(blocks: dict[str, Any], placeholders: str, preds: Mapping[str, list],
+            state_fields: Mapping[str, str]) -> dict[str, Any]:
+    """The blocks with the normalization's (``ph:``) and the states' signature fields."""
+    norm = signature_fields(placeholders)
+    states = SIGNATURE_FIELD if _has_alternatives(preds) else {}
+    dst_fields = {**state_fields, **states}
+    for name, fields in (("bleu", norm), ("richness", norm), ("success", {**norm, **states}),
+                         ("dst", dst_fields), ("dst_fga", dst_fields)):
+        if name in blocks:
+            blocks[name] = with_signature_fields(blocks[name], fields)
+    return blocks
+
+
+def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: PreparedInput,
+                   system: str | None, source: str,
+                   dialogue_rows: tuple[dict[str, Any], ...] | None = None
+                   ) -> EvaluationResult:
+    """Score one prepared input into an :class:`~mwzrepro.scorer.results.EvaluationResult`
+    (percent everywhere); every warning is logged once and kept in ``result.warnings``.
+
+    ``dialogue_rows`` (one per dialogue, :meth:`Evaluator.per_dialogue
+    <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
+    label = system or ANONYMOUS
+    preds, prep, coverage, unknown = prepared
+    warnings = coverage.warnings(source)
+    if unknown:
+        warnings.append(f"{source}: unknown placeholders deleted by normalization "
+                        f"(spec §3): {dict(sorted(unknown.items()))}")
+    dialect = dialect_warnings(ctx, data, preds, source)  # one scan of the input
+    warnings += dialect.lines
+    blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source)
+    blocks = _signed(blocks, ctx.standard.placeholders, preds, dialect.state_fields)
+    extended = None
+    if ctx.standard.placeholders == "reference" and (ctx.metrics["bleu"]
+                                                     or ctx.metrics["success"]):
+        extended = extended_pass(ctx, preds, prep, label, coverage, blocks, dialect.has_unknown)
+        if extended is not None:
+            warnings.append(extended.line(source))
+    if ctx.lexicalized:
+        from mwzrepro.scorer.lexicalized.delexicalize_pass import (
+            lex_state_source,
+            lex_value,
+            lex_warnings,
+            with_lex_signatures,
+        )
+
+        blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
+        warnings += lex_warnings(ctx.domain_source, source)
+    if dialogue_rows is not None:
+        blocks["dialogues"] = dialogue_rows
+    for w in warnings:
+        log.warning("%s", w)
+    return EvaluationResult(system or "", ctx.version, source, coverage,
+                            warnings=tuple(warnings),
+                            unknown_placeholders=dict(sorted(unknown.items())),
+                            placeholders=ctx.standard.placeholders,
+                            placeholders_extended=extended, **blocks)
