@@ -189,7 +189,8 @@ class EvaluationResult:
         dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
         grounding: the grounded setting's ``grounding`` block
-            (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no key).
+            (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no
+            key).
     """
 
     system: str

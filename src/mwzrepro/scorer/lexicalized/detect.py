@@ -1,4 +1,5 @@
-"""Recognizing a lexicalized prediction file scored without ``--lexicalized``: a file of surface text (venue names, phone numbers, booking references written out) scored as
+"""Recognizing a lexicalized prediction file scored without ``--lexicalized``: a file of surface
+text (venue names, phone numbers, booking references written out) scored as
 if it were delexicalized offers no venue and provides no requestable, so its Inform and
 Success are near zero with nothing said. When the responses look lexicalized, the run says so
 with the evidence and the figures the option would give::

@@ -1,4 +1,4 @@
-"""The grounded setting in the scorer (issue 27): ``Evaluator(lexicalized=True,
+"""The grounded setting in the scorer: ``Evaluator(lexicalized=True,
 setting="grounded")`` and ``mwzrepro score --lexicalized --setting grounded`` add the
 ``grounded`` Inform/Success block (:mod:`mwzrepro.standard.grounded`) and the ``grounding``
 block (:mod:`mwzrepro.standard.grounding_metrics`): attribute accuracy (total and per slot,
