@@ -169,8 +169,9 @@ def _first_occurrence(plan, base_log) -> dict:
 
 def grounding_check(base, result: UnseenResult, rat: bool) -> dict[str, Any]:
     """Check 7 (grounding). The new text must contain the entity's replacement (the station
-    suffix of a value such as "ely train station" is not required). Entities that occur in the base text
-    only through generic variants (not matched in free text by design) are counted apart."""
+    suffix of a value such as "ely train station" is not required). Entities that occur in the
+    base text only through generic variants (not matched in free text by design) are counted
+    apart."""
     checked = violations = generic = 0
     examples = []
     for sid, new in result.data.items():

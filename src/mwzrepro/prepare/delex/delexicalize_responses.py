@@ -1,7 +1,7 @@
-"""Delexicalization (values → placeholders) of lexicalized system responses (issue 18; spec addendum, rule version
-:data:`LEX_VERSION`): what ``mwzrepro score --lexicalized`` and
-``Evaluator(lexicalized=True)`` apply to every response before the usual normalization and
-scoring.
+"""Delexicalization (values → placeholders) of lexicalized system responses (spec addendum to
+spec-standard-evaluation §3, rule version :data:`LEX_VERSION`): what
+``mwzrepro score --lexicalized`` and ``Evaluator(lexicalized=True)`` apply to every response
+before the usual normalization and scoring.
 
 **Why.** LLM-based systems answer with surface text — venue names, phone numbers, booking
 references — which the reference normalization (spec-standard-evaluation §3) leaves as words,
@@ -20,7 +20,7 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    ``[restaurant_name]``); any other bracketed text is a value: a venue name when it matches a
    written form of a database name (:func:`~.value_lexicon.name_variants`) with ``rapidfuzz``
    ``ratio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina and Bar]``, ``[de luca cucna]`` →
-   ``[name]``), else its brackets are dropped and the rules below read it. Issue 28: a
+   ``[name]``), else its brackets are dropped and the rules below read it. A
    bracketed name outside §3.2 that the placeholder-name resolver of ``extended`` resolves
    (:mod:`mwzrepro.core.placeholder_resolver`) is written as the §3.2 name with its meaning
    (:func:`~mwzrepro.core.placeholder_resolver.table_name`: ``[Phone_Number]`` → ``[phone]``,
@@ -57,7 +57,7 @@ The placeholders are the span references' slot names, so after §3 they read ``N
 placeholders are left as they are, so a delexicalized file scores the same with and without
 the option except where a value word slipped through.
 
-**Entity links** (issue 27). :meth:`Delexicalizer.link` gives the same text with what every
+**Entity links.** :meth:`Delexicalizer.link` gives the same text with what every
 placeholder replaced (:class:`Span`: slot, surface text, offsets of the placeholder, and for a
 venue name or a train id the database entities it names), from the same single pass; the
 grounded Inform/Success setting reads them (:mod:`mwzrepro.standard.grounded`).

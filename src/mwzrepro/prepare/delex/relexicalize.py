@@ -1,8 +1,8 @@
 """Relexicalization (placeholders → values) of delexicalized system responses, as an
 end-to-end system does at run time: each placeholder is filled from the database entity that
 the turn's own predicted state selects. The inverse of :mod:`.delexicalize_responses`
-(values → placeholders), used to check it (the round-trip acceptance of issue 18) and to make
-lexicalized test inputs.
+(values → placeholders), used to check it (a delexicalized file, lexicalized and delexicalized
+again, scores as before) and to make lexicalized test inputs.
 
 Rules (placeholders are read case-insensitively and by the unified name of
 spec-standard-evaluation §3.2 they normalize to):
@@ -217,7 +217,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
     lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
     when given); other fields are kept. ``data`` is not modified.
 
-    ``consistent`` (issue 27's round trip; off by default, which keeps the rules above
+    ``consistent`` (the round trip of grounded scoring,
+    :mod:`mwzrepro.scorer.lexicalized.round_trip`; off by default, which keeps the rules above
     byte for byte): a system that keeps talking about the venues it names.
 
     * The venue in focus of a domain is the one last *named* (a name placeholder filled, or
@@ -242,8 +243,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
       venue and no train id came before, is its entrance fee.
 
     ``user_named`` (``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``):
-    the venues named before each turn's response is written — by the user, and (issue 27's
-    round trip) in words by the response itself; each becomes its domain's venue in focus.
+    the venues named before each turn's response is written — by the user, and (in the round
+    trip) in words by the response itself; each becomes its domain's venue in focus.
     ``domains`` (``{dialogue id as in data: [[domain, ...] per turn]}``): the active domains
     of turns that give no ``active_domains`` (the round trip passes the evaluator's
     estimate from the predicted states, so that an unprefixed placeholder is of the domain
