@@ -1,7 +1,7 @@
 """Phases ``stats-resample`` (one metric family of one version on the shared resamples),
 ``stats-bootstrap`` (intervals and significance of one version's figures),
 ``stats-ranking`` (ranking stability across conditions) and the user command
-``stats-compare`` (two systems, metric by metric). Issue 14."""
+``stats-compare`` (two systems, metric by metric)."""
 
 from __future__ import annotations
 

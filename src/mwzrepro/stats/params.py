@@ -1,5 +1,5 @@
 """Parameters of the ``stats`` block of ``params.yaml``: bootstrap confidence intervals,
-significance tests and the FGA λ they report (issue 14).
+significance tests and the FGA λ they report (docs/signatures.md, ``<METRIC>-CI``).
 
 Example:
     >>> p = StatsParams()
