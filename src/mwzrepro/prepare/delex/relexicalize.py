@@ -1,8 +1,9 @@
 """Relexicalization (placeholders → values) of delexicalized system responses, as an
 end-to-end system does at run time: each placeholder is filled from the database entity that
 the turn's own predicted state selects. The inverse of :mod:`.delexicalize_responses`
-(values → placeholders), used to check it (a delexicalized file, lexicalized and delexicalized
-again, scores as before) and to make lexicalized test inputs.
+(values → placeholders), used to check it (a system's delexicalized outputs, lexicalized from
+its own states and scored with ``--lexicalized``, score close to the delexicalized file) and to
+make lexicalized test inputs.
 
 Rules (placeholders are read case-insensitively and by the unified name of
 spec-standard-evaluation §3.2 they normalize to):
