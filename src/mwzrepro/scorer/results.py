@@ -147,6 +147,8 @@ class DSTScores:
         dialogues, turns: the scored corpus (excluded dialogues left out, §2.6).
         signature, fuzzy_signature: settings of the main and the fuzzy figures.
         notes: remarks (removed slots, left-out turns).
+        rsa: Relative Slot Accuracy (:mod:`mwzrepro.dst.relative_slot_accuracy`).
+        gca: Granular Change Accuracy (:mod:`mwzrepro.dst.granular_change_accuracy`).
     """
 
     jga: float
@@ -160,12 +162,15 @@ class DSTScores:
     signature: str
     fuzzy_signature: str | None = None
     notes: tuple[str, ...] = ()
+    rsa: float | None = None
+    gca: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (percent)."""
         return {"jga": self.jga, "sa": self.sa, "aga": self.aga,
                 "aga_relative": self.aga_relative, "fga": dict(self.fga),
-                "fuzzy_jga": self.fuzzy_jga, "dialogues": self.dialogues, "turns": self.turns}
+                "fuzzy_jga": self.fuzzy_jga, "dialogues": self.dialogues, "turns": self.turns,
+                "rsa": self.rsa, "gca": self.gca}
 
 
 @dataclass(frozen=True)
