@@ -1,17 +1,17 @@
 """Slot keys, slot scope and label cleaning under a convention (switches ``names``, ``slots``,
-``clean``, ``gdc`` and ``pign``; docs/specification.md, addendum "DST scoring conventions").
+``clean``, ``gdc`` and ``pign``; spec-dst-metrics §12.2–§12.6).
 
 One raw triple ``(domain, slot, value)`` of a gold or predicted state becomes a key and a cleaned
 value, or nothing (the slot is absent or out of scope):
 
 * ``names:canon`` keys are the 30 canonical pairs of spec-dst-metrics §2.2 (every alias mapped;
   other slots keep ``(domain, reference name)``); ``names:ref`` keys are the reference
-  evaluator's ``(domain, normalize_slot_name(slot))`` (spec-standard-evaluation §4.1), so a
+  evaluator's ``(domain, normalize_slot_name(slot))`` (spec-standard-evaluation §4), so a
   predicted ``people`` and a gold ``book people`` are two different slots.
 * ``slots``: ``30`` keeps the 30 pairs, ``nobook`` the 23 without ``book …``, ``all`` every slot.
 * ``clean``: ``fga`` is spec-dst-metrics §2.3 (strip, lowercase, ``none``/``not mentioned``/``''``
   absent, every dontcare spelling → ``dontcare``); ``mwzeval`` is the reference's
-  ``normalize_value`` (spec-standard-evaluation §4.2–4.7; ``none`` stays a value); ``trade`` is
+  ``normalize_value`` (spec-standard-evaluation §4.2, §4.6; ``none`` stays a value); ``trade`` is
   :mod:`.trade_cleaning`; ``convlab3`` removes every whitespace and lowercases (ConvLab-3
   ``convlab/dst/evaluate_unified_datasets.py`` lines 19 and 22, ``''`` absent); ``lower`` strips
   and lowercases (``''`` absent).

@@ -1,5 +1,4 @@
-"""Named DST scoring conventions that reproduce published scripts (docs/specification.md,
-addendum "DST scoring conventions", presets). Each preset is a :class:`Convention`; where a
+"""Named DST scoring conventions that reproduce published scripts (spec-dst-metrics §12.9). Each preset is a :class:`Convention`; where a
 script does more than the switches express, the difference is named here.
 
 * ``fga`` — the FGA paper's scripts as reproduced by :mod:`mwzrepro.dst` (spec-dst-metrics): the

@@ -1,4 +1,4 @@
-"""JGA and slot accuracy of raw turns under a convention (docs/specification.md, addendum
+"""JGA and slot accuracy of raw turns under a convention (spec-dst-metrics §12
 "DST scoring conventions").
 
 Per turn, the gold and predicted states become ``{key: cleaned value}`` views
@@ -11,7 +11,7 @@ either view that do not match. Over the scored turns (``dial:fga`` leaves out th
 excluded dialogues, spec-dst-metrics §2.6):
 
 * JGA = joint matches / turns (a fraction);
-* SA = 1 − Σ|W_t| / (|𝒮| · turns) (spec-dst-metrics §4 Eq. 1; |𝒮| from :func:`n_scope_slots`).
+* SA = 1 − Σ|W_t| / (|𝒮| · turns) (the FGA paper's Eq. 1; |𝒮| from :func:`n_scope_slots`).
 
 >>> from mwzrepro.dst.conventions.turns import RawDialogue
 >>> d = RawDialogue("x", ((("hotel", "area", "dontcare"),),), ({"hotel": {"area": "dontcare"}},))

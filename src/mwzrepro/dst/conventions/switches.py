@@ -1,5 +1,4 @@
-"""The switches of a DST scoring convention and their signature codes (docs/specification.md,
-addendum "DST scoring conventions"; one subsection per switch).
+"""The switches of a DST scoring convention and their signature codes (spec-dst-metrics §12.1–§12.8, one subsection per switch).
 
 A :class:`Convention` fixes one value of every switch. Its signature is
 ``JGA|dial:…|gdc:…|pign:…|names:…|clean:…|slots:…|pscope:…|match:…|v:…``; two JGAs are

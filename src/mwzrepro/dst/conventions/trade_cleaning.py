@@ -1,5 +1,5 @@
-"""TRADE's "default cleaning" of MultiWOZ labels (switch ``clean:trade``; docs/specification.md,
-addendum "DST scoring conventions", label cleaning): the general typo table and the slot-value
+"""TRADE's "default cleaning" of MultiWOZ labels (switch ``clean:trade``; spec-dst-metrics
+§12.5): the general typo table and the slot-value
 mismatch fixes that TRADE applies to every gold label before training and scoring, written from
 jasonwu0731/trade-dst ``utils/fix_label.py`` (``fix_general_label_error``, lines 2–66, commit
 b77fcf1). SimpleTOD's ``--default_cleaning`` (salesforce/simpletod ``utils/dst.py``,

@@ -1,5 +1,5 @@
 """The raw turns a convention scores: gold triples and predicted states per dialogue and turn,
-before any cleaning (docs/specification.md, addendum "DST scoring conventions").
+before any cleaning (spec-dst-metrics §12).
 
 Gold turn *t* of a dialogue is the belief state after user turn *t* (the ``states`` rows with
 ``turn == t``, in ``position`` order; N = ``n_turns // 2`` turns, turns without rows empty);
@@ -49,13 +49,17 @@ class RawDialogue:
     pred: tuple[Mapping[str, Any], ...]
 
 
-def gold_turns(states: pd.DataFrame, dialogues: pd.DataFrame) -> dict[str, list[Triples]]:
+def gold_turns(states: pd.DataFrame | Mapping[str, list],
+               dialogues: pd.DataFrame | Mapping[str, list]) -> dict[str, list[Triples]]:
     """``{dialogue id: [raw gold triples per user turn]}`` from the ``states`` and
-    ``dialogues`` tables (equal turns are one shared tuple).
+    ``dialogues`` tables (DataFrames or their columns; equal turns are one shared tuple).
 
     Raises:
         DSTError: a state row of a dialogue missing from ``dialogues`` or beyond its turns.
     """
+    import pandas as pd
+
+    states = states if isinstance(states, pd.DataFrame) else pd.DataFrame(states)
     n_user = {str(d): int(n) // 2 for d, n in zip(dialogues["dialogue_id"], dialogues["n_turns"])}
     rows: dict[tuple[str, int], list[tuple[str, str, Any]]] = {}
     ordered = states.sort_values(["dialogue_id", "turn", "position"], kind="mergesort")
