@@ -80,11 +80,13 @@ class ConventionScores:
 
 class ViewCache:
     """Views of raw states, shared between conventions that agree on the switches a view
-    depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots). Raw
-    states are keyed by identity: keep the corpus alive while the cache is used."""
+    depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots), and
+    the cleaned form of every raw triple. Raw states are keyed by identity: keep the corpus
+    alive while the cache is used."""
 
     def __init__(self) -> None:
         self._views: dict[tuple[Any, ...], View] = {}
+        self._triples: dict[tuple[Any, ...], tuple[tuple[str, str], Any] | None] = {}
 
     def gold(self, triples: Triples, c: Convention) -> View:
         """The gold view of one turn's raw triples."""
@@ -92,7 +94,7 @@ class ViewCache:
         view = self._views.get(key)
         if view is None:
             drop = c.gdc == "drop"
-            view = self._views[key] = _view(
+            view = self._views[key] = self._view(
                 ((d, s, v) for d, s, v in triples if not (drop and v in GOLD_DONTCARE)), c)
         return view
 
@@ -101,22 +103,34 @@ class ViewCache:
         key = (id(state), "p", c.pign, c.names, c.clean, c.slots)
         view = self._views.get(key)
         if view is None:
-            view = self._views[key] = _view(
+            view = self._views[key] = self._view(
                 ((str(d), str(s), v) for d, slots in state.items() for s, v in slots.items()
                  if not ignored(v, c.pign)), c)
         return view
 
+    def _view(self, triples: Iterable[tuple[str, str, Any]], c: Convention) -> View:
+        out: View = {}
+        memo = self._triples
+        for triple in triples:
+            try:
+                key = (*triple, c.names, c.clean, c.slots)
+                cleaned = memo[key] if key in memo else memo.setdefault(key, _cleaned(*triple,
+                                                                                      c))
+            except TypeError:  # an unhashable (list) value
+                cleaned = _cleaned(*triple, c)
+            if cleaned is not None:
+                out[cleaned[0]] = cleaned[1]
+        return out
 
-def _view(triples: Iterable[tuple[str, str, Any]], c: Convention) -> View:
-    out: View = {}
-    for domain, slot, value in triples:
-        if not in_scope(domain, slot, c.slots):
-            continue
-        key = slot_key(domain, slot, c.names)
-        v = clean_value(c.clean, slot, canonical_slot(domain, slot) or key, value)
-        if v is not None:
-            out[key] = v
-    return out
+
+def _cleaned(domain: str, slot: str, value: Any, c: Convention
+             ) -> tuple[tuple[str, str], Any] | None:
+    """``(key, cleaned value)`` of one raw triple, ``None`` when absent or out of scope."""
+    if not in_scope(domain, slot, c.slots):
+        return None
+    key = slot_key(domain, slot, c.names)
+    v = clean_value(c.clean, slot, canonical_slot(domain, slot) or key, value)
+    return None if v is None else (key, v)
 
 
 def _matcher(match: str):

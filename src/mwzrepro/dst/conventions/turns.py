@@ -57,15 +57,11 @@ def gold_turns(states: pd.DataFrame | Mapping[str, list],
     Raises:
         DSTError: a state row of a dialogue missing from ``dialogues`` or beyond its turns.
     """
-    import pandas as pd
-
-    states = states if isinstance(states, pd.DataFrame) else pd.DataFrame(states)
     n_user = {str(d): int(n) // 2 for d, n in zip(dialogues["dialogue_id"], dialogues["n_turns"])}
+    cols = [list(states[c]) for c in ("dialogue_id", "turn", "position", "domain", "slot",
+                                      "value")]
     rows: dict[tuple[str, int], list[tuple[str, str, Any]]] = {}
-    ordered = states.sort_values(["dialogue_id", "turn", "position"], kind="mergesort")
-    for did, turn, domain, slot, value in zip(ordered["dialogue_id"], ordered["turn"],
-                                              ordered["domain"], ordered["slot"],
-                                              ordered["value"]):
+    for did, turn, _, domain, slot, value in sorted(zip(*cols), key=lambda r: r[:3]):
         did, turn = str(did), int(turn)
         if not 0 <= turn < n_user.get(did, 0):
             raise DSTError(f"states table: dialogue {did}, turn {turn}: no such user turn in "
