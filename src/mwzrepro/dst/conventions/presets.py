@@ -12,8 +12,8 @@ script does more than the switches express, the difference is named here.
   cleaning"): predicted triples ending in ``none`` removed (line 36) and ``not mentioned`` removed
   on both sides (``utils/dst.py`` ``ignore_none``, lines 74–94); ``dontcare`` kept; sets of
   lowercased ``domain slot value`` strings compared exactly (line 53), every slot, every
-  dialogue. Without ``--default_cleaning`` (that flag is ``simpletod-cleaned``... not a preset:
-  use ``clean:trade``).
+  dialogue; without ``--default_cleaning`` (that flag applies TRADE's cleaning: the switch
+  ``clean:trade``).
 * ``simpletod-original`` — the same script at its first commit 5612176: ``ignore_none_dontcare``
   also removes every triple containing ``dontcare`` from the gold and the predicted states
   (salesforce/simpletod#5, #8: 55.7 against 50.5 JGA).
