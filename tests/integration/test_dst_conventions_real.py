@@ -37,3 +37,30 @@ def test_ladder_ends_are_the_dst_and_state_match_tables(pptod21):
     assert last.turns == 7371  # every dialogue, pmul1455 included
     assert [r.switch for r in rungs] == ["", "dial", "gdc", "slots", "names", "clean", "match"]
     assert sum(r.change for r in rungs) == pytest.approx(100 * (last.jga - first.jga))
+
+
+@pytest.mark.mirror
+def test_every_ladder_row_ends_at_the_dst_and_state_match_tables(tmp_path_factory):
+    """In the built workspace, every system and version of ``dst_conventions``: the first rung
+    is the ``dst`` table's JGA and the last the ``state_match`` table's joint accuracy, to the
+    printed digits; ``dst_presets``'s fga columns are the ``dst`` table's JGA and SA."""
+    import pandas as pd
+
+    from tests.workspace import built_workspace
+
+    tables = built_workspace(tmp_path_factory) / "results" / "tables"
+    ladder = pd.read_csv(tables / "dst_conventions.csv")
+    presets = pd.read_csv(tables / "dst_presets.csv")
+    dst = pd.read_csv(tables / "dst.csv")
+    dst = dst[dst["Input"] == "predicted states"].set_index(["Model", "Gold"])
+    sm = pd.read_csv(tables / "state_match.csv").set_index(["system", "version"])
+    assert len(ladder) == len(dst) > 0
+    first, last = list(ladder.columns)[2], "match:fuzzy95"
+    for _, row in ladder.iterrows():
+        key = (row["Model"], row["Gold"])
+        assert f"{row[first]:.2f}" == f"{dst.loc[key, 'JGA']:.2f}", key
+        assert f"{row[last]:.2f}" == f"{sm.loc[key, 'joint accuracy']:.2f}", key
+    for _, row in presets.iterrows():
+        key = (row["Model"], row["Gold"])
+        assert f"{row['fga JGA']:.2f}" == f"{dst.loc[key, 'JGA']:.2f}", key
+        assert f"{row['fga SA']:.2f}" == f"{dst.loc[key, 'SA']:.2f}", key
