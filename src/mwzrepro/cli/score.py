@@ -199,8 +199,9 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     predictions_file = paths[0]
     name = system or predictions_file.stem
     options = {**{k: str(v) for k, v in kw.items()
-                  if k not in ("lexicalized", "dst_convention") or v}, "metrics": chosen, "setting": setting,
-               "strict": strict, "system": name, "input": predictions_file.name}
+                  if k not in ("lexicalized", "dst_convention") or v}, "metrics": chosen,
+               "setting": setting, "strict": strict, "system": name,
+               "input": predictions_file.name}
     stored, key = None, None
     if result_cache and per_dialogue is None:
         key = _result_key(predictions_file, options, kw)
@@ -277,8 +278,7 @@ def _evaluator(kw: dict[str, Any], chosen: tuple[str, ...], setting: str, strict
     """The evaluator of ``score``'s options (metrics, setting, standard and richness blocks)."""
     standard = from_options(STANDARD_PARAMS, kw, "standard")
     richness = from_options(RICHNESS_PARAMS, kw, "richness")
-    return make_evaluator({k: v for k, v in kw.items() if k != "dst_convention"}, chosen,
-                          setting, strict, dst_convention=kw.get("dst_convention"),
+    return make_evaluator(kw, chosen, setting, strict, dst_convention=kw.get("dst_convention"),
                           state_match_threshold=standard.state_match_threshold,
                           placeholders=standard.placeholders,
                           msttr_window=richness.msttr_window)

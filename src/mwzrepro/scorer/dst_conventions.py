@@ -4,10 +4,10 @@ under one or every DST scoring preset (spec-dst-metrics §12.9), with each prese
 
 >>> convention_names("all")
 ['fga', 'mwzeval', 'simpletod', 'simpletod-original', 'trade', 'convlab3']
->>> convention_names("jga")
+>>> convention_names("jga")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mwzrepro.core.errors.ConfigError: unknown DST convention 'jga'; known: fga, mwzeval, simpletod, simpletod-original, trade, convlab3 (or all)
+mwzrepro.core.errors.ConfigError: unknown DST convention 'jga'; known: fga, ... (or all)
 """
 
 from __future__ import annotations

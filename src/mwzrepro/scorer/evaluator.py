@@ -79,7 +79,8 @@ class Evaluator:
         lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized.delexicalize_pass`;
             signatures gain ``lex:<version>-<pred|gold>``).
         dst_convention: a DST scoring preset (``fga``, ``mwzeval``, ``simpletod``,
-            ``simpletod-original``, ``trade``, ``convlab3``; :mod:`mwzrepro.dst.conventions.presets`) or
+            ``simpletod-original``, ``trade``, ``convlab3``;
+            :mod:`mwzrepro.dst.conventions.presets`) or
             ``all``: the result gains a ``dst_conventions`` block (JGA, SA and signature per
             preset); the input must have a predicted state on every turn (else an
             :class:`InputError`).

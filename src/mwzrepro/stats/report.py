@@ -273,8 +273,9 @@ def ranking_report(versions: Sequence[Mapping], corrected: Mapping | None,
 
     Bump charts and the rank-range summary use only the conditions that score all of the
     metric's systems (ranks among fewer systems are not comparable); τ-b uses every pair on
-    its common systems (the DST presets only within one version). ``bump`` has an entry for every metric of
-    :data:`~mwzrepro.stats.catalog.RANKED_METRICS` (empty where no condition scores it)."""
+    its common systems (the DST presets only within one version). ``bump`` has an entry for
+    every metric of :data:`~mwzrepro.stats.catalog.RANKED_METRICS` (empty where no condition
+    scores it)."""
     conditions = ranking_conditions(versions, corrected, board, params, styles, presets)
     comparisons = [c for metric, conds in conditions.items()
                    for c in compare_rankings(metric, conds, SAME_VERSION.get(metric))]

@@ -1,4 +1,5 @@
-"""The ladder between two conventions: JGA as one switch changes per rung (spec-dst-metrics §12.10).
+"""The ladder between two conventions: JGA as one switch changes per rung
+(spec-dst-metrics §12.10).
 
 From ``start`` (the FGA paper's convention, the ``dst`` table) to ``end`` (the reference's, the
 ``state_match`` table), the switches that differ are changed one at a time in

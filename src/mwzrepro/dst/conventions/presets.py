@@ -1,5 +1,6 @@
-"""Named DST scoring conventions that reproduce published scripts (spec-dst-metrics §12.9). Each preset is a :class:`Convention`; where a
-script does more than the switches express, the difference is named here.
+"""Named DST scoring conventions that reproduce published scripts (spec-dst-metrics §12.9).
+Each preset is a :class:`Convention`; where a script does more than the switches express, the
+difference is named here.
 
 * ``fga`` — the FGA paper's scripts as reproduced by :mod:`mwzrepro.dst` (spec-dst-metrics): the
   30 canonical slots, §2.3 canonical values, gold ``dontcare`` kept, exact match, PMUL1455 left

@@ -81,21 +81,22 @@ class ConventionScores:
 class ViewCache:
     """Views of raw states, shared between conventions that agree on the switches a view
     depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots), and
-    the cleaned form of every raw triple. Raw states are keyed by identity: keep the corpus
-    alive while the cache is used."""
+    the cleaned form of every raw triple per (names, clean, slots). Raw states are keyed by
+    identity: keep the corpus alive while the cache is used."""
 
     def __init__(self) -> None:
         self._views: dict[tuple[Any, ...], View] = {}
-        self._triples: dict[tuple[Any, ...], tuple[tuple[str, str], Any] | None] = {}
+        self._flat: dict[int, tuple[tuple[str, str, Any], ...]] = {}
+        self._cleaned: dict[tuple[str, str, str], dict[tuple[str, str, Any], Any]] = {}
 
     def gold(self, triples: Triples, c: Convention) -> View:
         """The gold view of one turn's raw triples."""
         key = (id(triples), "g", c.gdc, c.names, c.clean, c.slots)
         view = self._views.get(key)
         if view is None:
-            drop = c.gdc == "drop"
-            view = self._views[key] = self._view(
-                ((d, s, v) for d, s, v in triples if not (drop and v in GOLD_DONTCARE)), c)
+            if c.gdc == "drop":
+                triples = tuple(t for t in triples if t[2] not in GOLD_DONTCARE)
+            view = self._views[key] = self._view(triples, c)
         return view
 
     def pred(self, state: Mapping[str, Any], c: Convention) -> View:
@@ -103,24 +104,29 @@ class ViewCache:
         key = (id(state), "p", c.pign, c.names, c.clean, c.slots)
         view = self._views.get(key)
         if view is None:
-            view = self._views[key] = self._view(
-                ((str(d), str(s), v) for d, slots in state.items() for s, v in slots.items()
-                 if not ignored(v, c.pign)), c)
+            flat = self._flat.get(id(state))
+            if flat is None:
+                flat = self._flat[id(state)] = tuple(
+                    (str(d), str(s), tuple(v) if isinstance(v, list) else v)
+                    for d, slots in state.items() for s, v in slots.items())
+            if c.pign != "keep":
+                flat = tuple(t for t in flat if not ignored(t[2], c.pign))
+            view = self._views[key] = self._view(flat, c)
         return view
 
     def _view(self, triples: Iterable[tuple[str, str, Any]], c: Convention) -> View:
+        memo = self._cleaned.setdefault((c.names, c.clean, c.slots), {})
         out: View = {}
-        memo = self._triples
         for triple in triples:
-            try:
-                key = (*triple, c.names, c.clean, c.slots)
-                cleaned = memo[key] if key in memo else memo.setdefault(key, _cleaned(*triple,
-                                                                                      c))
-            except TypeError:  # an unhashable (list) value
-                cleaned = _cleaned(*triple, c)
+            cleaned = memo.get(triple, _MISSING)
+            if cleaned is _MISSING:
+                cleaned = memo[triple] = _cleaned(*triple, c)
             if cleaned is not None:
                 out[cleaned[0]] = cleaned[1]
         return out
+
+
+_MISSING = object()
 
 
 def _cleaned(domain: str, slot: str, value: Any, c: Convention
@@ -167,22 +173,27 @@ def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
     c = convention
     matches = _matcher(c.match)
     excluded = set(PAPER_EXCLUDED_DIALOGUES) if c.dial == "fga" else set()
+    gold_dom, fuzzy = c.pscope == "gold-dom", c.match != "exact"
+    gold_view, pred_view = cache.gold, cache.pred
     dialogues = turns = joint = wrong = 0
     for d in corpus:
         if d.dialogue_id in excluded:
             continue
         dialogues += 1
+        turns += len(d.gold)
         for triples, state in zip(d.gold, d.pred):
-            g, p = cache.gold(triples, c), cache.pred(state, c)
-            if c.pscope == "gold-dom":
+            g, p = gold_view(triples, c), pred_view(state, c)
+            if gold_dom:
                 domains = {k[0] for k in g}
                 p = {k: v for k, v in p.items() if k[0] in domains}
-            common = hits = 0
-            for k, v in p.items():
-                if k in g:
-                    common += 1
-                    hits += matches(v, g[k])
-            turns += 1
-            joint += hits == len(p) == len(g)
-            wrong += len(p) + len(g) - common - hits
+            if p == g:  # gold values are strings: equal views match under every matcher
+                joint += 1
+                continue
+            # the slots whose (key, value) pairs differ; a slot both have may still match
+            # under a tolerant matcher
+            bad = {k for k, _ in g.items() ^ p.items()}
+            if fuzzy:
+                bad = {k for k in bad if not (k in p and k in g and matches(p[k], g[k]))}
+            joint += not bad
+            wrong += len(bad)
     return ConventionScores(c, dialogues, turns, joint, wrong, n_scope_slots(c.slots))

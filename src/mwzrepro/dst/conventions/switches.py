@@ -1,8 +1,9 @@
-"""The switches of a DST scoring convention and their signature codes (spec-dst-metrics §12.1–§12.8, one subsection per switch).
+"""The switches of a DST scoring convention and their signature codes (spec-dst-metrics
+§12.1–§12.8, one subsection per switch).
 
 A :class:`Convention` fixes one value of every switch. Its signature is
-``JGA|dial:…|gdc:…|pign:…|names:…|clean:…|slots:…|pscope:…|match:…|v:…``; two JGAs are
-comparable only when their signatures agree.
+``JGA|dial:…|gdc:…|pign:…|names:…|clean:…|slots:…|pscope:…|match:…|v:…``;
+two JGAs are comparable only when their signatures agree.
 
 =========  ==========================================================================
 switch     values (first the FGA paper's convention)
@@ -96,5 +97,6 @@ class Convention:
         return [k for k in SWITCHES if getattr(self, k) != getattr(other, k)]
 
     def signature(self, metric: str = "JGA") -> str:
-        """``METRIC|dial:…|…|match:…|v:VERSION`` (:class:`~mwzrepro.core.signature.Signature`)."""
+        """``METRIC|dial:…|…|match:…|v:VERSION``
+        (:class:`~mwzrepro.core.signature.Signature`)."""
         return Signature(metric, self.as_dict()).format()

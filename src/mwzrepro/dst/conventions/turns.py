@@ -58,17 +58,19 @@ def gold_turns(states: pd.DataFrame | Mapping[str, list],
         DSTError: a state row of a dialogue missing from ``dialogues`` or beyond its turns.
     """
     n_user = {str(d): int(n) // 2 for d, n in zip(dialogues["dialogue_id"], dialogues["n_turns"])}
-    cols = [list(states[c]) for c in ("dialogue_id", "turn", "position", "domain", "slot",
-                                      "value")]
-    rows: dict[tuple[str, int], list[tuple[str, str, Any]]] = {}
-    for did, turn, _, domain, slot, value in sorted(zip(*cols), key=lambda r: r[:3]):
-        did, turn = str(did), int(turn)
-        if not 0 <= turn < n_user.get(did, 0):
-            raise DSTError(f"states table: dialogue {did}, turn {turn}: no such user turn in "
-                           f"the dialogues table")
-        rows.setdefault((did, turn), []).append((domain, slot, value))
+    rows: dict[tuple[str, int], list[tuple[Any, str, str, Any]]] = {}
+    for did, turn, position, domain, slot, value in zip(
+            *(states[c] for c in ("dialogue_id", "turn", "position", "domain", "slot", "value"))):
+        key = (did, turn) if type(did) is str and type(turn) is int else (str(did), int(turn))
+        if key not in rows:
+            if not 0 <= key[1] < n_user.get(key[0], 0):
+                raise DSTError(f"states table: dialogue {key[0]}, turn {key[1]}: no such user "
+                               f"turn in the dialogues table")
+            rows[key] = []
+        rows[key].append((position, domain, slot, value))
     shared: dict[Triples, Triples] = {}
-    return {did: [shared.setdefault(t := tuple(rows.get((did, i), ())), t) for i in range(n)]
+    turns = {k: tuple(t[1:] for t in sorted(v, key=lambda t: t[0])) for k, v in rows.items()}
+    return {did: [shared.setdefault(t := turns.get((did, i), ()), t) for i in range(n)]
             for did, n in n_user.items()}
 
 
