@@ -121,3 +121,10 @@ def test_ladder_and_tables_on_a_hand_built_corpus():
     assert out.metrics["presets"]["mwz21"]["fga"]["sys"]["jga"] == 1.0
     assert out.metrics["order_effects"]["names"] == {"first": -50.0, "ladder": -50.0,
                                                      "last": -50.0}
+
+
+def test_label_cleaning_none_compares_values_verbatim():
+    corpus = one_turn([("hotel", "area", "north")], {"hotel": {"area": " North"}})
+    assert score_corpus(corpus, Convention(clean="none")).joint == 0
+    assert score_corpus(corpus, Convention(clean="lower")).joint == 1
+    assert score_corpus(corpus, Convention()).joint == 1

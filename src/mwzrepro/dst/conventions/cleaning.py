@@ -14,7 +14,7 @@ value, or nothing (the slot is absent or out of scope):
   ``normalize_value`` (spec-standard-evaluation §4.2, §4.6; ``none`` stays a value); ``trade`` is
   :mod:`.trade_cleaning`; ``convlab3`` removes every whitespace and lowercases (ConvLab-3
   ``convlab/dst/evaluate_unified_datasets.py`` lines 19 and 22, ``''`` absent); ``lower`` strips
-  and lowercases (``''`` absent).
+  and lowercases (``''`` absent); ``none`` compares the values verbatim.
 * ``gdc:drop`` drops gold slots whose raw value is a dontcare spelling (the reference's gold
   states, spec-standard-evaluation §5.4); ``pign`` drops predicted slots whose stripped,
   lowercased value is ``none`` or ``not mentioned`` (``none``), or those and the dontcare
@@ -89,6 +89,8 @@ def _clean_one(clean: str, raw_slot: str, pair: tuple[str, str], value: Any) -> 
     if clean == "mwzeval":
         return normalize_value(normalize_slot_name(raw_slot), value)
     text = value if isinstance(value, str) else str(value)
+    if clean == "none":
+        return text
     if clean == "fga":
         return _fga_value(text)
     if clean == "trade":

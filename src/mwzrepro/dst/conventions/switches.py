@@ -13,7 +13,7 @@ gdc        gold ``dontcare``: ``keep`` · ``drop`` (the reference's gold states)
 pign       predicted values ignored: ``keep`` (none) · ``none`` · ``none+dc`` (SimpleTOD)
 names      slot names: ``canon`` (aliases mapped to the 30 slots) · ``ref`` (the reference's
            literal names: lowercase, spaces removed, arriveby→arrive, leaveat→leave)
-clean      values: ``fga`` · ``mwzeval`` · ``trade`` · ``convlab3`` · ``lower``
+clean      values: ``fga`` · ``mwzeval`` · ``trade`` · ``convlab3`` · ``lower`` · ``none``
 slots      slot scope: ``30`` (TRADE's 30 slots of 5 domains) · ``nobook`` · ``all``
 pscope     prediction scope: ``all`` · ``gold-dom`` (only the gold state's domains)
 match      value matching: ``exact`` · ``fuzzy95`` (the reference's partial_ratio > 95)
@@ -41,7 +41,7 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "gdc": ("keep", "drop"),
     "pign": ("keep", "none", "none+dc"),
     "names": ("canon", "ref"),
-    "clean": ("fga", "mwzeval", "trade", "convlab3", "lower"),
+    "clean": ("fga", "mwzeval", "trade", "convlab3", "lower", "none"),
     "slots": ("30", "nobook", "all"),
     "pscope": ("all", "gold-dom"),
     "match": ("exact", "fuzzy95"),
