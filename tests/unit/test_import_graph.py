@@ -96,7 +96,7 @@ SCORER_RANK = {
     "inputs": 1, "prediction_file": 1,
     "results": 2, "context": 2,
     "blocks": 3,
-    "lexicalized": 4,
+    "lexicalized": 4, "dst_conventions": 4,
     "dialects": 5,
     "leaderboard": 6,
     "preparation": 7, "dialogue_traces": 7,

@@ -1,6 +1,6 @@
 """Granular Change Accuracy (GCA) of Aksu & Chen, "Granular Change Accuracy: A More Accurate
 Performance Metric for Dialogue State Tracking", LREC-COLING 2024, on the belief-state model of
-spec-dst-metrics §2; the addendum is spec-dst-metrics §12.2 (``docs/specification.md``).
+spec-dst-metrics §2; the addendum is spec-dst-metrics §13.2 (``docs/specification.md``).
 
 JGA and slot accuracy judge the cumulative state at every turn, so one early error is counted
 again at every later turn. GCA judges each **change** once: at turn t a slot *changes* in the
@@ -28,7 +28,7 @@ The harmonic mean and α = 1 − 1/11 are those of the authors' released impleme
 ``src/gca.py``: ``calculate_gca``, ``gca``, ``weighted_harmonic_mean``). The counting above is
 that implementation's for dialogues in which no slot is ever removed (every example of the
 paper). Where a slot is removed the released code differs, and this module does not follow it
-(a project decision, spec-dst-metrics §12.2): it counts a removal that both sides make at the
+(a project decision, spec-dst-metrics §13.2): it counts a removal that both sides make at the
 same turn as correct **and** missed, a gold removal met by a new predicted value as
 over-prediction **and** wrong, a new gold value met by a predicted removal as wrong **and**
 missed, and a value against a slot the other side removed earlier as wrong; it also reads a

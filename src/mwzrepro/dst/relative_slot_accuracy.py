@@ -1,6 +1,6 @@
 """Relative Slot Accuracy (RSA) of Kim et al., "Mismatch between Multi-turn Dialogue and its
 Evaluation Metric in Dialogue State Tracking", ACL 2022 (short), on the belief-state model of
-spec-dst-metrics §2; the addendum is spec-dst-metrics §12.1 (``docs/specification.md``).
+spec-dst-metrics §2; the addendum is spec-dst-metrics §13.1 (``docs/specification.md``).
 
 Slot accuracy (the paper's Eq. 1, spec-dst-metrics §4) divides by all T = 30 predefined slots,
 so a turn that mentions two slots scores 28/30 even when both are wrong. RSA (the paper's

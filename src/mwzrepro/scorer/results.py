@@ -196,6 +196,9 @@ class EvaluationResult:
         grounding: the grounded setting's ``grounding`` block
             (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no
             key).
+        dst_conventions: with ``Evaluator(dst_convention=...)``, JGA and SA under the DST
+            scoring presets (:class:`mwzrepro.scorer.dst_conventions.DSTConventions`), else
+            None (and no key).
     """
 
     system: str
@@ -213,6 +216,7 @@ class EvaluationResult:
     placeholders: str = "reference"
     placeholders_extended: Any = None
     grounding: Any = None
+    dst_conventions: Any = None
 
     #: Keys of the reference evaluator's result object (the mapping view below).
     MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
@@ -298,6 +302,8 @@ class EvaluationResult:
                 out[f"success_{setting}"] = s.to_dict()
         if self.grounding is not None:
             out["grounding"] = self.grounding.to_dict()
+        if self.dst_conventions is not None:
+            out["dst_conventions"] = self.dst_conventions.to_dict()
         out.update({
             "combined": self.combined,
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
