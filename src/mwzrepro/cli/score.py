@@ -24,6 +24,7 @@ from mwzrepro.cli.options import (
     AliasOption,
     setup_logging,
 )
+from mwzrepro.cli.score_conversations import conversation_option
 from mwzrepro.cli.score_many import many_options
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
@@ -140,6 +141,7 @@ def _metrics(text: str) -> tuple[str, ...]:
               help="Reuse the stored result when this exact file was scored with the same "
                    "settings, package and resources before (the cache verifies it).")
 @many_options
+@conversation_option
 def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: str,
           strict: bool, system: str | None, out: Path | None, per_dialogue: Path | None,
           result_cache: bool, **kw: Any) -> None:
@@ -158,6 +160,7 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     This is the command for your own file; score-bleu, score-success, ... are the pipeline's
     steps. --version is the former name of --dataset-version (still accepted).
     """
+    from mwzrepro.cli.score_conversations import score_conversation_files, split_conversation_files
     from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.scorer.resources.cache import cache_root
@@ -168,6 +171,13 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     log = setup_logging(None)
     chosen = _metrics(metrics)
     paths = expand_inputs(files)
+    paths, conversations = split_conversation_files(paths, kw)
+    if conversations:
+        many = len(conversations) > 1 or bool(paths)
+        score_conversation_files(conversations, fmt, None if paths else out, kw, many)
+        if not paths:
+            return None
+    kw.pop("conversation_format")
     if is_many(paths, fmt, kw):
         if system is not None:
             raise click.UsageError("--system names one file; with several give --names")
