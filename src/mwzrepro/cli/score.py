@@ -173,6 +173,11 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     paths = expand_inputs(files)
     paths, conversations = split_conversation_files(paths, kw)
     if conversations:
+        if per_dialogue is not None:
+            from mwzrepro.core.errors import ConfigError
+
+            raise ConfigError("--per-dialogue: conversation files give one entry per "
+                              "conversation in --format json (its 'conversations')")
         many = len(conversations) > 1 or bool(paths)
         score_conversation_files(conversations, fmt, None if paths else out, kw, many)
         if not paths:

@@ -47,12 +47,13 @@ conversation does not have.
 ...         return [{"id": "1", "name": "bangkok city", "phone": "01223354382"}]
 >>> goal = {"restaurant": {"informable": {"food": "thai"}, "requestable": ["REFERENCE"],
 ...                        "booking": {"people": "2"}}}
->>> u = [LinkedResponse("a thai restaurant please", (), 0), LinkedResponse("book it", (), 0)]
+>>> texts = [("a thai restaurant please", "try Bangkok City ."),
+...          ("book it", "booked , reference number is AB12CD34 .")]
 >>> s = [LinkedResponse("try [name] .", (Span("name", "Bangkok City", 4, 10,
 ...                     (("restaurant", "1"),)),), 0),
 ...      LinkedResponse("booked , reference number is [ref] .", (Span("ref", "AB12CD34",
 ...                     29, 34),), 0)]
->>> out = evaluate_conversation(goal, u, s, DB())
+>>> out = evaluate_conversation(goal, [{}, {}], s, DB(), texts)
 >>> out.outcome.inform["total"], out.outcome.success["total"], out.booked
 (True, True, [[], ['restaurant']])
 """
@@ -161,29 +162,28 @@ def booked_from_text(goal: Mapping[str, Mapping[str, Any]], active: Sequence[Seq
     return booked, satisfied
 
 
-def evaluate_conversation(goal: Mapping[str, Mapping[str, Any]], users: Sequence[Any],
-                          systems: Sequence[Any], database: Any,
-                          texts: Sequence[tuple[str, str]] | None = None
+def evaluate_conversation(goal: Mapping[str, Mapping[str, Any]],
+                          user_named: Sequence[Mapping[str, list[str]]], systems: Sequence[Any],
+                          database: Any, texts: Sequence[tuple[str, str]]
                           ) -> ConversationOutcome:
     """Inform/Success of one conversation (module docstring).
 
     Args:
         goal: the evaluator's goal structure (:mod:`mwzrepro.standard.conversation_goal`).
-        users, systems: per turn the lex:1 :class:`~mwzrepro.prepare.delex.
-            delexicalize_responses.LinkedResponse` of the user utterance and of the response
-            (linked without state), the same length.
+        user_named: per turn the venues the user utterance names (:func:`~mwzrepro.standard.
+            grounded.named_venues` of its lex:1 spans, linked without state).
+        systems: per turn the lex:1 :class:`~mwzrepro.prepare.delex.delexicalize_responses.
+            LinkedResponse` of the response (linked without state).
         database: the venue database (``query``, ``domains``, ``entities``).
-        texts: per turn ``(user, system)`` as given, where rule 2 reads the domain words
-            (default: the linked texts, whose values are placeholders).
+        texts: per turn ``(user, system)`` as given, where rule 2 reads the domain words.
+            All four sequences have one entry per turn.
 
     Returns:
         :class:`ConversationOutcome`.
     """
-    user_named = [named_venues(u.spans) for u in users]
     system_named = [named_venues(s.spans) for s in systems]
     both = [{**u, **s} for u, s in zip(user_named, system_named)]
-    pairs = texts if texts is not None else [(u.text, s.text) for u, s in zip(users, systems)]
-    active = conversation_domains(goal, [u for u, _ in pairs], [s for _, s in pairs], both)
+    active = conversation_domains(goal, [u for u, _ in texts], [s for _, s in texts], both)
     refs = [any(sp.slot == "ref" for sp in s.spans) for s in systems]
     booked, satisfied = booked_from_text(goal, active, system_named, refs, database)
     responses = [normalize_response(s.text) for s in systems]

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mwzrepro.core.errors import InputError
-from mwzrepro.standard.goals import GOAL_DOMAINS, Goal, _domain_goal
+from mwzrepro.standard.goals import GOAL_DOMAINS, Goal, domain_goal
 
 __all__ = ["goal_of", "IGNORED_GOAL_KEYS"]
 
@@ -93,7 +93,7 @@ def goal_of(raw: Any, where: str) -> dict[str, Goal]:
             raise InputError(f"{where}: goal: {domain} has no 'info' (its constraints)")
         if not read.get("book"):
             read.pop("book", None)
-        out[domain] = _domain_goal(read, domain)
+        out[domain] = domain_goal(read, domain)
     if not out:
         raise InputError(f"{where}: goal names no domain")
     return {d: out[d] for d in GOAL_DOMAINS if d in out}

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mwzrepro import Evaluator
 from mwzrepro.core.errors import InputError
+from tests.unit.scorer.test_bad_input_property import result_or_one_line
 from tests.unit.scorer.test_cli_score import run
 
 #: SNG9001 answered right: the fixture database's charlie chan (chinese, cheap, centre; a1,
@@ -131,3 +134,56 @@ def test_cli_score_explain_and_autotod(mini, monkeypatch, capsys, tmp_path):
     assert code == 0 and "total        Inform 100.0  Success 100.0" in out
     assert "AGREEMENT WITH THE FILE'S OWN JUDGE" in out
     assert "success   restaurant      1    100.0" in out
+
+_SCALAR = st.none() | st.booleans() | st.integers() | st.text(max_size=10)
+_JSON = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=10)
+#: Texts that reach the linking: venue names, values, references, brackets.
+_TEXT = st.sampled_from(["[Charlie Chan] is at a1 .", "booked , reference number is AB12CD34 .",
+                         "try [Hakka] or dojo noodle bar", "the taxi is a red car", "[[x]] ][",
+                         ""]) | st.text(max_size=20)
+_TURN = st.fixed_dictionaries({"user": _TEXT, "system": _TEXT}) | _JSON
+_GOAL = st.fixed_dictionaries({"restaurant": st.fixed_dictionaries(
+    {"info": st.dictionaries(st.sampled_from(["food", "area", "name", "pricerange"]),
+                             st.sampled_from(["chinese", "centre", "hakka", "cheap"]) | _JSON,
+                             max_size=3)},
+    optional={"reqt": st.lists(st.sampled_from(["phone", "address", "postcode"])) | _JSON,
+              "book": st.dictionaries(st.sampled_from(["people", "day"]), _SCALAR)})}) | _JSON
+_RECORD = st.fixed_dictionaries(
+    {"dialogue_id": st.sampled_from(["sng9001", "SNG9002.json", "sim-1"]) | _JSON,
+     "turns": st.lists(_TURN, max_size=4) | _JSON}, optional={"goal": _GOAL})
+_GOOD = st.fixed_dictionaries(
+    {"dialogue_id": st.sampled_from(["sng9001", "SNG9002.json", "sim-1"]),
+     "turns": st.lists(st.fixed_dictionaries({"user": _TEXT, "system": _TEXT}), min_size=1,
+                       max_size=4)}, optional={"goal": _GOAL})
+CONVERSATIONS = st.one_of(st.lists(_GOOD, min_size=1, max_size=2), st.lists(_GOOD, min_size=1,
+                                                                           max_size=2),
+                          st.lists(_RECORD, max_size=3), _RECORD, _JSON)
+
+
+@pytest.fixture(scope="module")
+def shared(mini):
+    return evaluator(mini)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=CONVERSATIONS)
+def test_random_conversations_score_or_one_line(shared, data):
+    result_or_one_line(lambda: shared.evaluate_conversations(data, source="random.jsonl"))
+
+
+def test_several_files_conversations_apart(mini, monkeypatch, capsys, tmp_path):
+    from tests.unit.scorer.test_evaluator import PREDICTIONS
+
+    conv, aligned = tmp_path / "sim.jsonl", tmp_path / "system.json"
+    conv.write_text(json.dumps(RIGHT) + "\n", encoding="utf-8")
+    aligned.write_text(json.dumps(PREDICTIONS), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, "score", conv, aligned, "--metrics", "success",
+                       "--mirror", mini["mirror"], "--sources", mini["registry"],
+                       "--cache-dir", mini["cache"])
+    assert code == 0
+    head, rest = out.split("signature: Inform/Success|", 1)
+    assert "NOT comparable with the turn-aligned rows" in head
+    assert "sim                          1      2   100.0      0.0   100.0" in head
+    assert "set:conversation" in rest.splitlines()[0]
+    assert "system" in rest and "set:conversation" not in "\n".join(rest.splitlines()[1:])

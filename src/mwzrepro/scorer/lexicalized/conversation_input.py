@@ -107,7 +107,11 @@ def read_records(path: Path) -> Any:
     Raises:
         InputError: neither (the line that fails).
     """
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"{path.name}: cannot be read as UTF-8 text ({type(err).__name__})") \
+            from None
     try:
         return json.loads(text)
     except json.JSONDecodeError:

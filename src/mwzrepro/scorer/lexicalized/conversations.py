@@ -116,8 +116,9 @@ def score_conversations(conversations: Sequence[Any], resources: Any, source: st
         resources: the version's :class:`~mwzrepro.scorer.resources.load.VersionResources`.
         source: file label for messages.
         matching, threshold: the venue database's matching (spec-standard-evaluation §6).
-        traces: if a dict, receives ``{dialogue id: {"outcome": ConversationOutcome, "users",
-            "systems": LinkedResponse per turn, "checks": value checks, "goal", "conversation"}}``
+        traces: if a dict, receives ``{dialogue id: {"outcome": ConversationOutcome, "users":
+            venues named per user utterance, "systems": LinkedResponse per turn, "checks":
+            value checks, "goal", "conversation"}}``
             (``explain``, the judge agreement).
 
     Raises:
@@ -125,6 +126,7 @@ def score_conversations(conversations: Sequence[Any], resources: Any, source: st
     """
     from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
     from mwzrepro.standard.conversation import SETTING, evaluate_conversation
+    from mwzrepro.standard.grounded import named_venues
     from mwzrepro.standard.grounding_metrics import (
         accuracy_of,
         corpus_attribute_checks,
@@ -134,16 +136,18 @@ def score_conversations(conversations: Sequence[Any], resources: Any, source: st
 
     goals = resolve_goals(conversations, resources.eval.goals, source)
     delex = delexicalizer_of(resources)
+    known = corpus_user_named(resources)
     db = resources.database(matching, threshold)
     rows, checks, per, unknown_all = [], [], [], []
     for c, (goal, origin) in zip(conversations, goals):
-        users = [delex.link(u) for u, _ in c.turns]
+        users = [known[u] if u in known else named_venues(delex.link(u).spans)
+                 for u, _ in c.turns]
         systems = [delex.link(s) for _, s in c.turns]
         out = evaluate_conversation(goal, users, systems, db, c.turns)
         mine = [{**ch, "turn": t} for _, t, ch in corpus_attribute_checks(
             {c.dialogue_id: {"states": [{}] * len(systems), "active_domains": out.active}},
             {c.dialogue_id: systems}, db,
-            {c.dialogue_id: user_named_of(users)})]
+            {c.dialogue_id: users})]
         unknown = [p for _, s in c.turns for p in unknown_venues(s, delex.lexicon)]
         checks += mine
         unknown_all += unknown
@@ -169,11 +173,18 @@ def score_conversations(conversations: Sequence[Any], resources: Any, source: st
          "max": max(n)}, per, sig, gsig)
 
 
-def user_named_of(users: Sequence[Any]) -> list[dict[str, list[str]]]:
-    """Per turn the venues a user utterance names (the focus they move)."""
-    from mwzrepro.standard.grounded import named_venues
+def corpus_user_named(resources: Any) -> dict[str, dict[str, list[str]]]:
+    """``{user utterance: venues it names}`` of the test set's user utterances, from the
+    grounding tables stored with the resources (:func:`mwzrepro.scorer.lexicalized.grounding.
+    user_named`: the same lex:1 links without state, so a conversation that reuses a test
+    utterance gets the same venues without linking it again)."""
+    from mwzrepro.scorer.lexicalized.grounding import user_named
 
-    return [named_venues(u.spans) for u in users]
+    out: dict[str, dict[str, list[str]]] = {}
+    for did, named in user_named(resources).items():
+        for text, venues in zip(resources.user_utterances(did), named):
+            out.setdefault(text, venues)
+    return out
 
 
 def bootstrap_intervals(scores: ConversationScores, resamples: int = 1000, seed: int = 0,
@@ -246,6 +257,13 @@ def run_conversations(evaluator: Any, conversations: Any, source: str, fmt: str 
 
     if isinstance(conversations, (str, Path)):
         path = Path(conversations)
+        try:
+            found = path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise InputError(f"{str(conversations)[:80]!r}: no such conversation file (give "
+                             "a path, or the parsed records)")
         items = read_conversations(path, fmt)
         source = path.name if source == "<conversations>" else source
     else:
