@@ -65,7 +65,11 @@ def score_conversation_files(paths: list[Path], fmt: str, out: Path | None,
     Nothing is written unless every file was scored."""
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.lexicalized.conversations import score_lines
-    from mwzrepro.scorer.lexicalized.judge_agreement import agreement_lines, judge_pairs
+    from mwzrepro.scorer.lexicalized.judge_agreement import (
+        agreement_lines,
+        agreement_rows,
+        judge_pairs,
+    )
 
     evaluator = _evaluator(kw)
     results, texts = {}, []
@@ -77,7 +81,8 @@ def score_conversation_files(paths: list[Path], fmt: str, out: Path | None,
         text = score_lines(scores, path.name)
         pairs = judge_pairs(traces)
         if pairs:
-            results[path.stem]["judge_agreement"] = pairs
+            results[path.stem]["judge_agreement"] = {"table": agreement_rows(pairs),
+                                                     "pairs": pairs}
             text += ["", "====== AGREEMENT WITH THE FILE'S OWN JUDGE (per conversation "
                      "and goal domain) ======", *agreement_lines(pairs, traces)]
         texts.append("\n".join(text))

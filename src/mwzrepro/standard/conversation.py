@@ -15,7 +15,9 @@ named in the text, the replacement rule of offers, the subset rule, value checks
 in focus, auto-matched taxi/police/hospital) over the conversation's system turns, with:
 
 1. *No state.* Every turn's state is empty: a ``[name]`` the rule could not link (an unknown
-   venue) offers no venue and drops the previous offer of the domain.
+   venue) offers no venue and drops the previous offer of the domain (a domain whose last
+   offer is empty then counts as never offered, as in the grounded setting: a name goal, or a
+   train goal without a ``TRAINID`` request, is matched, every other goal fails Inform).
 2. *Active domains from the text* (:func:`conversation_domains`): a goal domain is active in a
    turn when the user utterance or the response of that turn names a venue of it (lex:1
    links) or a word of the domain (:data:`DOMAIN_WORDS`); a turn that mentions no goal domain

@@ -119,6 +119,12 @@ def test_cli_score_explain_and_autotod(mini, monkeypatch, capsys, tmp_path):
     assert "value:   address 'a5' of restaurant:hakka: correct" in out
     code, out, _ = run(monkeypatch, capsys, "explain", path, "SNG9001.json", *common)
     assert "names:   restaurant:charlie chan (goal venue)" in out
+    given = tmp_path / "given.json"
+    given.write_text(json.dumps([GIVEN]), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, "explain", given, "sim-0001", *common)
+    assert "value:   address 'a3' of restaurant:dojo noodle bar: WRONG" in out
+    assert out.endswith("outcome: restaurant Inform yes Success no, total Inform yes "
+                        "Success no\n")
     autotod = tmp_path / "autotod.jsonl"
     autotod.write_text(json.dumps({
         "dialog_id": "SNG9001.json", "eval_summary": {"restaurant": {"inform": 1,
@@ -133,7 +139,12 @@ def test_cli_score_explain_and_autotod(mini, monkeypatch, capsys, tmp_path):
                        "--conversation-format", "autotod")
     assert code == 0 and "total        Inform 100.0  Success 100.0" in out
     assert "AGREEMENT WITH THE FILE'S OWN JUDGE" in out
-    assert "success   restaurant      1    100.0" in out
+    assert "success   restaurant      1    100.0       –" in out
+    code, out, _ = run(monkeypatch, capsys, "score", autotod, *common,
+                       "--conversation-format", "autotod", "--format", "json")
+    table = json.loads(out)["judge_agreement"]["table"]
+    assert table[-1] == {"judgement": "all", "domain": "all", "n": 2, "percent": 100.0,
+                         "kappa": None, "ours": 100.0, "theirs": 100.0}
 
 _SCALAR = st.none() | st.booleans() | st.integers() | st.text(max_size=10)
 _JSON = st.recursive(_SCALAR, lambda inner: st.lists(inner, max_size=3)
