@@ -44,7 +44,7 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     if looks_like_conversation_file(predictions_file):
         from mwzrepro.cli.score_conversations import explain_conversation_file
 
-        click.echo(explain_conversation_file(predictions_file, dialogue_id, kw), nl=False)
+        click.echo(explain_conversation_file(predictions_file, dialogue_id, kw, fmt), nl=False)
         return
     kw.pop("conversation_format")
     data = read_predictions(predictions_file)

@@ -111,12 +111,19 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines + [f"signature: {s}" for s in sorted(sigs)])
 
 
-def explain_conversation_file(path: Path, dialogue_id: str, kw: dict[str, Any]) -> str:
-    """The ``explain`` text of one conversation of a conversation file."""
-    from mwzrepro.scorer.lexicalized.conversation_trace import explain_conversation
+def explain_conversation_file(path: Path, dialogue_id: str, kw: dict[str, Any],
+                              fmt: str = "text") -> str:
+    """The ``explain`` text (or JSON) of one conversation of a conversation file."""
+    from mwzrepro.scorer.lexicalized.conversation_trace import (
+        conversation_trace,
+        explain_conversation,
+    )
 
     evaluator = _evaluator(kw)
     traces: dict[str, Any] = {}
     evaluator.evaluate_conversations(path, path.name, kw["conversation_format"],
                                      traces=traces)
+    if fmt == "json":
+        return json.dumps(conversation_trace(traces, dialogue_id, evaluator._database()),
+                          indent=1, ensure_ascii=False) + "\n"
     return explain_conversation(traces, dialogue_id, evaluator._database())

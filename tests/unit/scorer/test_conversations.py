@@ -125,6 +125,12 @@ def test_cli_score_explain_and_autotod(mini, monkeypatch, capsys, tmp_path):
     assert "value:   address 'a3' of restaurant:dojo noodle bar: WRONG" in out
     assert out.endswith("outcome: restaurant Inform yes Success no, total Inform yes "
                         "Success no\n")
+    code, out, _ = run(monkeypatch, capsys, "explain", given, "sim-0001", *common,
+                       "--format", "json")
+    turn = json.loads(out)["turns"][2]
+    assert turn["values"] == [{"slot": "address", "text": "a3", "correct": False,
+                               "venue": "restaurant:dojo noodle bar"}]
+    assert turn["active"] == ["restaurant"] and turn["booked"] == []
     autotod = tmp_path / "autotod.jsonl"
     autotod.write_text(json.dumps({
         "dialog_id": "SNG9001.json", "eval_summary": {"restaurant": {"inform": 1,
