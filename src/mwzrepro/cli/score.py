@@ -24,6 +24,7 @@ from mwzrepro.cli.options import (
     AliasOption,
     setup_logging,
 )
+from mwzrepro.cli.score_conversations import conversation_option
 from mwzrepro.cli.score_many import many_options
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
@@ -145,6 +146,7 @@ def _metrics(text: str) -> tuple[str, ...]:
               help="Reuse the stored result when this exact file was scored with the same "
                    "settings, package and resources before (the cache verifies it).")
 @many_options
+@conversation_option
 def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: str,
           strict: bool, system: str | None, out: Path | None, per_dialogue: Path | None,
           result_cache: bool, dst_convention: str | None, **kw: Any) -> None:
@@ -163,6 +165,7 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     This is the command for your own file; score-bleu, score-success, ... are the pipeline's
     steps. --version is the former name of --dataset-version (still accepted).
     """
+    from mwzrepro.cli.score_conversations import score_conversation_files, split_conversation_files
     from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.scorer.resources.cache import cache_root
@@ -177,9 +180,20 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
         from mwzrepro.scorer.dst_conventions import convention_names
 
         convention_names(dst_convention)  # an unknown name: one line, before any work
-        if len(paths) > 1:
-            from mwzrepro.cli.score_many import MANY_KEYS
+    paths, conversations = split_conversation_files(paths, kw)
+    if conversations:
+        if per_dialogue is not None:
+            from mwzrepro.core.errors import ConfigError
 
+            raise ConfigError("--per-dialogue: conversation files give one entry per "
+                              "conversation in --format json (its 'conversations')")
+        many = len(conversations) > 1 or bool(paths)
+        score_conversation_files(conversations, fmt, None if paths else out, kw, many)
+        if not paths:
+            return None
+    kw.pop("conversation_format")
+    if dst_convention is not None:
+        if len(paths) > 1:
             return _rank_conventions(paths, dst_convention, fmt,
                                      {k: v for k, v in kw.items() if k not in MANY_KEYS})
         kw["dst_convention"] = dst_convention

@@ -176,6 +176,25 @@ class Evaluator:
         with paused_gc():
             return self.evaluate(read_predictions(p), system or p.stem, p.name)
 
+    def evaluate_conversations(self, conversations: Any, source: str = "<conversations>",
+                               conversation_format: str = "multiwoz", ci: bool = False,
+                               traces: dict[str, Any] | None = None) -> Any:
+        """Score conversations of any length against their goals (the conversation setting,
+        :mod:`mwzrepro.standard.conversation`; input form :mod:`mwzrepro.scorer.lexicalized.
+        conversation_input`: a parsed list of records, one record, or a file path).
+
+        Returns:
+            :class:`~mwzrepro.scorer.lexicalized.conversations.ConversationScores` (with
+            ``ci``: bootstrap intervals over conversations).
+
+        Raises:
+            InputError: a malformed record, turn or goal, or an unknown dialogue id without
+                goal (one line naming the record and turn), before any scoring.
+        """
+        from mwzrepro.scorer.lexicalized.conversations import run_conversations
+
+        return run_conversations(self, conversations, source, conversation_format, ci, traces)
+
     def per_dialogue(self, predictions: Mapping[str, Any], setting: str | None = None,
                      source: str = "<predictions>") -> list[dict[str, Any]]:
         """One row per scored dialogue (:func:`mwzrepro.standard.trace.dialogue_row`):
