@@ -138,6 +138,16 @@ def _autotod(record: Mapping[str, Any], where: str) -> dict[str, Any]:
                       "results": record.get("eval_results") or {}}}
 
 
+def dialogue_label(dialogue_id: str) -> str:
+    """A dialogue id as messages show it: itself, or its ``repr`` when it holds a line break
+    or another unprintable character (an error stays one line).
+
+    >>> dialogue_label("mul0201"), dialogue_label("a\\nb")
+    ('mul0201', "'a\\\\nb'")
+    """
+    return dialogue_id if dialogue_id.isprintable() else repr(dialogue_id)
+
+
 def conversations_of(data: Any, source: str, fmt: str = "multiwoz") -> list[Conversation]:
     """The validated conversations of parsed input (module docstring).
 
@@ -161,7 +171,7 @@ def conversations_of(data: Any, source: str, fmt: str = "multiwoz") -> list[Conv
         did = record.get("dialogue_id")
         if not isinstance(did, str) or not did.strip():
             raise InputError(f"{where}: needs a string 'dialogue_id'")
-        where = f"{where} (dialogue {did})"
+        where = f"{where} (dialogue {dialogue_label(did)})"
         turns = record.get("turns")
         if not isinstance(turns, list) or not turns:
             raise InputError(f"{where}: needs 'turns', a non-empty list of {{\"user\", "

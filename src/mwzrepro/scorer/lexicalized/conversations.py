@@ -19,6 +19,7 @@ from typing import Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.signature import Signature
+from mwzrepro.scorer.lexicalized.conversation_input import dialogue_label
 
 __all__ = ["ConversationScores", "resolve_goals", "score_conversations", "score_lines",
            "bootstrap_intervals", "run_conversations"]
@@ -82,14 +83,15 @@ def resolve_goals(conversations: Sequence[Any], test_goals: Mapping[str, Any], s
 
     out = []
     for n, c in enumerate(conversations, 1):
-        where = f"{source}, record {n} (dialogue {c.dialogue_id})"
+        where = f"{source}, record {n} (dialogue {dialogue_label(c.dialogue_id)})"
         if c.goal is not None:
             out.append((goal_of(c.goal, where), "given"))
         elif c.dialogue_id in test_goals:
             out.append((dict(test_goals[c.dialogue_id]), "test set"))
         else:
             raise InputError(f"{where}: no 'goal' and the test set has no dialogue "
-                             f"{c.dialogue_id}: give the MultiWOZ goal in the record")
+                             f"{dialogue_label(c.dialogue_id)}: give the MultiWOZ goal in the "
+                             "record")
     return out
 
 
