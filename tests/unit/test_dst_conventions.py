@@ -119,8 +119,12 @@ def test_ladder_and_tables_on_a_hand_built_corpus():
     assert row["fga"] == 100 and row["match:fuzzy95"] == 0 and row["Δ gdc"] == -50
     assert row["largest move"] == "gdc:drop"  # the first of two equal moves
     assert out.metrics["presets"]["mwz21"]["fga"]["sys"]["jga"] == 1.0
-    assert out.metrics["order_effects"]["names"] == {"first": -50.0, "ladder": -50.0,
-                                                     "last": -50.0}
+    assert out.metrics["order_effects"]["names"] == pytest.approx(
+        {"first": -50.0, "ladder": -50.0, "last": -50.0, "shapley": -50.0})
+    # Shapley values sum to the whole change (efficiency): fga 100 % → mwzeval 0 %
+    shapley = out.metrics["shapley"]["sys@mwz21"]
+    assert sum(shapley.values()) == pytest.approx(-100)
+    assert shapley["gdc"] == pytest.approx(-50) and shapley["match"] == 0
 
 
 def test_label_cleaning_none_compares_values_verbatim():

@@ -194,7 +194,9 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     kw.pop("conversation_format")
     if dst_convention is not None:
         if len(paths) > 1:
-            return _rank_conventions(paths, dst_convention, fmt,
+            from mwzrepro.cli.score_many import _names
+
+            return _rank_conventions(paths, _names(paths, kw["names"]), dst_convention, fmt,
                                      {k: v for k, v in kw.items() if k not in MANY_KEYS})
         kw["dst_convention"] = dst_convention
     if is_many(paths, fmt, kw):
@@ -243,8 +245,10 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
                nl=False)
 
 
-def _rank_conventions(paths: list[Path], name: str, fmt: str, kw: dict[str, Any]) -> None:
-    """``score A B C --dst-convention NAME``: the files ranked by JGA under the preset(s)."""
+def _rank_conventions(paths: list[Path], names: list[str], name: str, fmt: str,
+                      kw: dict[str, Any]) -> None:
+    """``score A B C --dst-convention NAME``: the files (rows ``names``, ``--names`` or the
+    stems) ranked by JGA under the preset(s)."""
     import json
 
     from mwzrepro.scorer.dst_conventions import rank_conventions
@@ -252,12 +256,12 @@ def _rank_conventions(paths: list[Path], name: str, fmt: str, kw: dict[str, Any]
     from mwzrepro.scorer.inputs import read_shape
 
     data = {}
-    for path in paths:
-        data[path.stem] = read_predictions(path)
-        read_shape(data[path.stem], path.name)     # every file checked before any scoring
+    for row, path in zip(names, paths):
+        data[row] = (read_predictions(path), path.name)
+        read_shape(data[row][0], path.name)     # every file checked before any scoring
     evaluator = make_evaluator(kw, (), "standard", False, dst_convention=name)
-    blocks = {stem: evaluator.evaluate(d, stem, f"{stem}.json").dst_conventions.to_dict()
-              for stem, d in data.items()}
+    blocks = {row: evaluator.evaluate(d, row, source).dst_conventions.to_dict()
+              for row, (d, source) in data.items()}
     if fmt == "json":
         click.echo(json.dumps(blocks, indent=2))
     else:

@@ -50,6 +50,10 @@ def test_several_files_are_ranked(score, tmp_path):  # noqa: F811
     assert [r.split()[0] for r in rows[1:3]] == ["a", "b"]
     assert rows[1].endswith("(1)") and rows[2].endswith("(2)")
     assert rows[3].startswith("fga: JGA|dial:fga|")
+    code, out, _ = score(a, b, "--dst-convention", "all", "--names", "good,bad")
+    rows = out.splitlines()
+    assert code == 0 and rows[0].split()[:4] == ["system", "fga", "JGA", "(rank)"]
+    assert [r.split()[0] for r in rows[1:3]] == ["good", "bad"] and len(rows) == 3 + 6
 
 
 def test_unknown_name_and_missing_states_are_one_line(score, tmp_path):  # noqa: F811

@@ -6,7 +6,8 @@ From ``start`` (the FGA paper's convention, the ``dst`` table) to ``end`` (the r
 :data:`LADDER_ORDER`: first the scope of what is scored (dialogues, gold ``dontcare``, slots),
 then how states are read (slot names, value cleaning), last how values are compared. A rung's
 worth may depend on the order; :func:`order_effects` gives, per switch, its change when taken
-first (from ``start``), at its ladder position, and last (into ``end``).
+first (from ``start``), at its ladder position, and last (into ``end``), and
+:func:`shapley_effects` its average change over every order (its Shapley value).
 
 >>> from mwzrepro.dst.conventions.presets import PRESETS
 >>> [s for s, _ in rung_conventions(PRESETS["fga"], PRESETS["mwzeval"])][1:]
@@ -15,6 +16,8 @@ first (from ``start``), at its ladder position, and last (into ``end``).
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +25,8 @@ from mwzrepro.dst.conventions.scoring import ConventionScores, ViewCache, score_
 from mwzrepro.dst.conventions.switches import SWITCHES, Convention
 from mwzrepro.dst.conventions.turns import RawDialogue
 
-__all__ = ["LADDER_ORDER", "Rung", "rung_conventions", "climb", "order_effects"]
+__all__ = ["LADDER_ORDER", "Rung", "rung_conventions", "climb", "order_effects",
+           "shapley_effects"]
 
 #: The order in which the ladder changes switches.
 LADDER_ORDER = ("dial", "gdc", "pign", "slots", "pscope", "names", "clean", "match")
@@ -82,4 +86,28 @@ def order_effects(corpus: Sequence[RawDialogue], start: Convention, end: Convent
                                    cache).jga
         out[r.switch] = {"first": 100 * (first - base), "ladder": r.change,
                          "last": 100 * (top - before_last)}
+    return out
+
+
+def shapley_effects(corpus: Sequence[RawDialogue], start: Convention, end: Convention,
+                    cache: ViewCache | None = None) -> dict[str, float]:
+    """Per switch that differs between ``start`` and ``end``, its change of JGA (points)
+    averaged over every order of the changes (the Shapley value; Shapley 1953): the mean over
+    the k! orders of JGA(before + switch) − JGA(before). The values sum to JGA(end) −
+    JGA(start). Scores every subset of the k switches once (2^k conventions)."""
+    cache = cache or ViewCache()
+    switches = end.differences(start)
+    k = len(switches)
+    jga = {}
+    for n in range(k + 1):
+        for subset in itertools.combinations(switches, n):
+            conv = start.replace(**{s: getattr(end, s) for s in subset})
+            jga[frozenset(subset)] = 100 * score_corpus(corpus, conv, cache).jga
+    out = {}
+    for switch in switches:
+        others = [s for s in switches if s != switch]
+        out[switch] = sum(
+            math.factorial(n) * math.factorial(k - n - 1) / math.factorial(k)
+            * (jga[frozenset(sub) | {switch}] - jga[frozenset(sub)])
+            for n in range(k) for sub in itertools.combinations(others, n))
     return out

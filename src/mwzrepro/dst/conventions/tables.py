@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.dst.conventions.ladder import LADDER_ORDER, climb, order_effects
+from mwzrepro.dst.conventions.ladder import LADDER_ORDER, climb, order_effects, shapley_effects
 from mwzrepro.dst.conventions.presets import PRESETS
 from mwzrepro.dst.conventions.scoring import ViewCache, score_corpus
 from mwzrepro.dst.conventions.switches import SWITCH_TITLES
@@ -33,7 +33,8 @@ def system_figures(system: str, label: str, version: str,
                    corpus: Sequence[RawDialogue]) -> dict[str, Any]:
     """The figures of one system on one version: ``{"system", "label", "version",
     "presets": {name: ConventionScores.as_dict()}, "ladder": [{"switch", "value", "jga",
-    "change" (points)}], "order_effects": {switch: {"first", "ladder", "last"}}}``.
+    "change" (points)}], "order_effects": {switch: {"first", "ladder", "last"}},
+    "shapley": {switch: points}}``.
 
     Raises:
         InputError: a value the reference's normalization cannot read.
@@ -45,7 +46,8 @@ def system_figures(system: str, label: str, version: str,
     return {"system": system, "label": label, "version": version, "presets": presets,
             "ladder": [{"switch": r.switch, "value": r.value, "jga": r.scores.jga,
                         "change": r.change} for r in rungs],
-            "order_effects": order_effects(corpus, start, end, rungs, cache)}
+            "order_effects": order_effects(corpus, start, end, rungs, cache),
+            "shapley": shapley_effects(corpus, start, end, cache)}
 
 
 @dataclass
@@ -70,11 +72,13 @@ def assemble(figures: Sequence[dict[str, Any]]) -> Assembled:
     Returns:
         :class:`Assembled`; ``metrics`` is ``{"presets": {version: {preset: {system: {"jga",
         "sa"}}}}, "ladder": {system@version: {rung: jga}}, "order_effects":
-        {switch: {"first", "ladder", "last"}}}`` (effects averaged over the runs, points).
+        {switch: {"first", "ladder", "last", "shapley"}}, "shapley": {system@version: {switch:
+        points}}}`` (order effects averaged over the runs, points).
     """
     figures = sorted(figures, key=lambda f: (f["version"], f["system"]))
     ladder_rows, preset_rows = [], []
-    metrics: dict[str, Any] = {"presets": {}, "ladder": {}, "order_effects": {}}
+    metrics: dict[str, Any] = {"presets": {}, "ladder": {}, "order_effects": {},
+                               "shapley": {}}
     effects: dict[str, dict[str, list[float]]] = {}
     for f in figures:
         row: dict[str, Any] = {"Model": f["label"], "Gold": f["version"]}
@@ -88,8 +92,9 @@ def assemble(figures: Sequence[dict[str, Any]]) -> Assembled:
         metrics["ladder"][f"{f['system']}@{f['version']}"] = {
             _rung_name(r): r["jga"] for r in f["ladder"]}
         for switch, e in f["order_effects"].items():
-            for k, v in e.items():
+            for k, v in {**e, "shapley": f["shapley"][switch]}.items():
                 effects.setdefault(switch, {}).setdefault(k, []).append(v)
+        metrics["shapley"][f"{f['system']}@{f['version']}"] = f["shapley"]
         prow: dict[str, Any] = {"Model": f["label"], "Gold": f["version"]}
         for name, s in f["presets"].items():
             prow[f"{name} JGA"] = 100 * s["jga"]
@@ -106,9 +111,9 @@ def assemble(figures: Sequence[dict[str, Any]]) -> Assembled:
         + ", ".join(f"{s} ({SWITCH_TITLES[s]})" for s in order) + ". Δ: change of JGA in "
         "points; largest move: the rung that moves the system most.",
         "Order effects (mean over rows, points; switch changed first from fga / at its rung / "
-        "last into mwzeval): " + "; ".join(
-            f"{s} {e['first']:+.2f} / {e['ladder']:+.2f} / {e['last']:+.2f}"
-            for s, e in metrics["order_effects"].items()),
+        "last into mwzeval / averaged over every order, the Shapley value): " + "; ".join(
+            f"{s} {e['first']:+.2f} / {e['ladder']:+.2f} / {e['last']:+.2f} / "
+            f"{e['shapley']:+.2f}" for s, e in metrics["order_effects"].items()),
         "The first rung equals the dst table's JGA, the last the state_match table's joint "
         "accuracy (docs/scoring.md, Which JGA?).",
     ]
