@@ -114,7 +114,7 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     naming = _naming_share(shaped, delexed)
     if naming < MIN_NAMING_VALUES:
         return None
-    preds, prep, coverage, _ = evaluator._prepare(delexed, source)
+    preds, prep, coverage, *_ = evaluator._prepare(delexed, source)
     out: dict[str, Any] = {}
     setting = evaluator.settings[0]
     if evaluator.metrics["success"]:
