@@ -232,6 +232,15 @@ rule tables_trace:
 # tables_grounded, which reads the fuzzy threshold, fills and scores the rows in parallel.
 GROUNDED_VERSION = "mwz21"
 GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
+# The scorer's resource set as grounded-inputs writes it (scorer/resources/load.py:
+# RESOURCE_FILES, DST_GOLD_FILE, the manifest, DATABASE_SOURCES; grounding.GROUNDING_FILE).
+GROUNDED_RESOURCES = [
+    *(f"{n}.json" for n in ("references", "eval_goals", "booked_domains", "gold_states",
+                            "turn_domains", "user_turns", "states", "dialogues",
+                            "bleu_references", "manifest", "grounding")),
+    "dst_gold.pickle",
+    *(f"db/{d}_db.json" for d in ("restaurant", "hotel", "attraction", "train")),
+]
 
 
 rule grounded_inputs:
@@ -242,7 +251,8 @@ rule grounded_inputs:
         registry=ancient(REGISTRY),
         code=code("grounded-inputs"),
     output:
-        directory(GROUNDED_INPUTS),
+        resources=expand(f"{GROUNDED_INPUTS}/resources/{{f}}", f=GROUNDED_RESOURCES),
+        round_trip=expand(f"{GROUNDED_INPUTS}/round_trip/{{system}}.json", system=SYSTEMS),
     log:
         "logs/grounded-inputs.log",
     conda:
@@ -250,14 +260,15 @@ rule grounded_inputs:
     params:
         systems=SYSTEM_OPTIONS,
         version=GROUNDED_VERSION,
+        out=GROUNDED_INPUTS,
     shell:
         "mwzrepro grounded-inputs --raw-dir data/raw --version {params.version}"
-        " {params.systems} --out {output} --log {log}"
+        " {params.systems} --out {params.out} --log {log}"
 
 
 rule tables_grounded:
     input:
-        inputs=GROUNDED_INPUTS,
+        inputs=rules.grounded_inputs.output,
         predictions=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
         lexicalized=expand("data/raw/mwzeval/predictions/{system}.json", system=LEXICALIZED),
         registry=ancient(REGISTRY),
@@ -275,9 +286,10 @@ rule tables_grounded:
         lexicalized="".join(f" --lexicalized-system {s}" for s in LEXICALIZED),
         options=options("inform"),
         version=GROUNDED_VERSION,
+        inputs=GROUNDED_INPUTS,
     shell:
         "mwzrepro tables-grounded --raw-dir data/raw --version {params.version}"
-        " {params.systems}{params.lexicalized} --inputs {input.inputs} {params.options}"
+        " {params.systems}{params.lexicalized} --inputs {params.inputs} {params.options}"
         " --table results/tables/inform_success_grounded"
         " --metrics {output.metrics} --record {output.record} --log {log}"
 

@@ -5,12 +5,14 @@ Inform/Success of lexicalized text and its metrics,
 
 ``grounded-inputs`` builds the scorer's resources of the version in a temporary cache from the
 raw files the pipeline already downloaded (``--raw-dir``, registry paths, verified by their
-pinned ids: nothing is fetched) and writes, under ``--out``, the resource set in the cache's
-layout (``resources/<version>/<build key>/``) with its grounding tables
-(:data:`~mwzrepro.scorer.lexicalized.grounding.GROUNDING_FILE`), and each round-trip system's
-inputs (``round_trip/<system>.json``, :mod:`mwzrepro.scorer.lexicalized.round_trip_inputs`).
-``tables-grounded --inputs`` reads them; without ``--inputs`` it computes the same in a
-temporary cache (a run by hand)."""
+pinned ids: nothing is fetched) and writes, under ``--out``, the resource set
+(``resources/``: its files and manifest, as the cache holds them) with its grounding tables
+(:data:`~mwzrepro.scorer.lexicalized.grounding.GROUNDING_FILE`), and each system's round-trip
+inputs (``round_trip/<system>.json``, :mod:`mwzrepro.scorer.lexicalized.round_trip_inputs`;
+for a system without predicted states, only the file's SHA-256 and ``"states": false``).
+``tables-grounded --inputs`` verifies the set against its manifest and this package's build
+key and reads it in place; without ``--inputs`` it computes the same in a temporary cache (a
+run by hand)."""
 
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from mwzrepro.standard.params import InformParams
 
 _RAW_DIR = click.option(
     "--raw-dir", type=IN_DIR, required=True,
-    help="data/raw: the version's test file and the four database files (registry paths), "
-         "and mwzeval/predictions/<system>.json.")
+    help="data/raw: mwzeval/predictions/<system>.json, and the version's test file and the "
+         "four database files (registry paths) unless tables-grounded gets --inputs.")
 _VERSION = click.option("--version", "version", default="mwz21", show_default=True,
                         type=click.Choice(["mwz21"]),
                         help="Dataset version (the grounded resources exist for 2.1 only).")
@@ -72,8 +74,8 @@ def _read(path: Path) -> Any:
 @_VERSION
 @_SYSTEMS
 @click.option("--out", type=PATH, required=True,
-              help="Output directory (replaced): resources/<version>/<key>/ (the scorer's "
-                   "resource set with its grounding tables) and round_trip/<system>.json.")
+              help="Output directory (replaced): resources/ (the scorer's resource set with "
+                   "its grounding tables) and round_trip/<system>.json.")
 @log_option
 def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: Path,
                     log_file: Path | None) -> None:
@@ -103,9 +105,8 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
         (Path(tmp) / "raw").symlink_to(raw_dir.resolve(), target_is_directory=True)
         resources = load_resources(version, tmp, progress=False)
         target = Path(staging) / "out"
-        rel = resources.directory.relative_to(tmp)
-        shutil.copytree(resources.directory, target / rel)
-        write_text(grounding_tables_of(resources), target / rel / GROUNDING_FILE)
+        shutil.copytree(resources.directory, target / "resources")
+        write_text(grounding_tables_of(resources), target / "resources" / GROUNDING_FILE)
         delexicalizer_of(resources)
         with_states = {}
         for system, path in predictions.items():
@@ -114,6 +115,8 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
                 with_states[system] = data
             else:
                 log.info("grounded-inputs: %s gives no predicted states, left out", system)
+                write_round_trip_inputs({"states": False}, path,
+                                        target / "round_trip" / f"{system}.json")
         done = fork_map(lambda s: round_trip_inputs(with_states[s], resources), list(with_states))
         for system, inputs in zip(with_states, done):
             write_round_trip_inputs(inputs, predictions[system],
@@ -130,7 +133,7 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
 @click.option("--lexicalized-system", "lexicalized", multiple=True,
               help="A system of the lexicalized kind (repeatable; add-system --form "
                    "lexicalized): its file scored as given.")
-@click.option("--inputs", "inputs_dir", type=IN_DIR, default=None,
+@click.option("--inputs", "inputs_dir", type=PATH, default=None,
               help="The output of grounded-inputs for these systems (default: computed here, "
                    "in a temporary cache).")
 @click_options(InformParams)
@@ -166,7 +169,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     predictions = _predictions(raw_dir, (*systems, *lexicalized), inputs_dir is None, version)
     if inputs_dir is not None:
         key = build_key(recipe(version), default_registry())["key"]
-        problems = verify_manifest(inputs_dir / "resources" / version / key, {"key": key})
+        problems = verify_manifest(inputs_dir / "resources", {"key": key})
         if problems:
             raise InputError(f"{inputs_dir}: no verified {version} resource set of this "
                              f"package ({problems[0]}); run `mwzrepro grounded-inputs`")
@@ -184,10 +187,13 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     with tempfile.TemporaryDirectory(prefix="mwzrepro-grounded-") as tmp:
         if inputs_dir is None:
             (Path(tmp) / "raw").symlink_to(raw_dir.resolve(), target_is_directory=True)
+        else:  # the prepared set in the cache's place: verified, read where it is
+            (Path(tmp) / "resources" / version).mkdir(parents=True)
+            (Path(tmp) / "resources" / version / key).symlink_to(
+                (inputs_dir / "resources").resolve(), target_is_directory=True)
         e = Evaluator(bleu=False, success=True, richness=False, version=version,
                       lexicalized=True, setting="all", matching=inform.matching,
-                      fuzzy_threshold=inform.fuzzy_threshold,
-                      cache_dir=tmp if inputs_dir is None else inputs_dir, progress=False)
+                      fuzzy_threshold=inform.fuzzy_threshold, cache_dir=tmp, progress=False)
         results, filled = grounded_rows(e, rows)
     spec, out = grounded_table(results, version, dict.fromkeys(lexicalized, "as given"),
                                filled)

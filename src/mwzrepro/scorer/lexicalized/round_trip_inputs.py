@@ -22,7 +22,8 @@ rerun; ``tables-grounded`` reads them (:func:`read_round_trip_inputs`). The file
 SHA-256 of the prediction file it was computed from, so inputs of another file are refused.
 
 Addendum (this module): ``round_trip/<system>.json`` of the ``grounded-inputs`` output,
-``{"predictions_sha256": hex, "heard": ..., "domains": ..., "own": ...}`` (JSON, in the
+``{"predictions_sha256": hex, "heard": ..., "domains": ..., "own": ...}`` (a file without
+predicted states: ``{"predictions_sha256": hex, "states": false}``; JSON, in the
 order computed: the order of a turn's heard domains is the order the fill reads them).
 """
 
