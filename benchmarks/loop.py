@@ -14,10 +14,20 @@ Every timing prints with the 1-minute load average just before it (the machine m
 figures are upper bounds). ``--check FILE`` (``sha1sum`` format, paths relative to the
 workspace) compares the cold run's outputs with a baseline.
 
+``--baseline REV`` (a commit of this repository, e.g. the previous landed one) also clones
+this checkout at ``REV`` and runs each of steps 2-5 for ``REV`` and then for ``HEAD`` before
+the next step, on the same machine under the same load, and prints both figures with the
+ratios ``HEAD / REV`` of wall and CPU seconds: a slower machine moves both sides, a regression
+moves the ratio. Both sides run this checkout's venv (each with its own ``src/``), so a
+change of the locked dependencies between the two is not measured. ``--figures`` runs a
+reduced set (``cold`` always; ``repro`` and ``restore`` bring ``status``, which records the
+cold run in DVC), and ``--dry-run`` prepares the clones and prints the plan.
+
 Usage::
 
     MWZREPRO_MIRROR=../shared/mirror .venv/bin/python benchmarks/loop.py [--jobs 2]
         [--skip-tests | --only-tests] [--check OUTPUTS.sha1] [--keep DIR]
+        [--baseline REV] [--figures cold noop status repro restore] [--dry-run]
 """
 
 from __future__ import annotations
@@ -70,8 +80,12 @@ def timed(args: list[str], cwd: Path, ok: bool = True) -> tuple[float, float, st
     return wall, load, proc.stdout + proc.stderr
 
 
-def clone(dest: Path) -> Path:
+def clone(dest: Path, rev: str | None = None) -> Path:
+    """A fresh clone of this checkout in ``dest`` (its own work tree), at ``rev`` if given
+    (default: HEAD)."""
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(REPO), str(dest)], check=True)
+    if rev is not None:
+        subprocess.run(["git", "checkout", "-q", "--detach", rev], cwd=dest, check=True)
     if (REPO / ".dvc" / "config.local").is_file():
         shutil.copy2(REPO / ".dvc" / "config.local", dest / ".dvc" / "config.local")
     return dest
@@ -96,52 +110,153 @@ def main() -> None:
     parser.add_argument("--check", type=Path, default=None)
     parser.add_argument("--keep", type=Path, default=None,
                         help="Build in this (new) directory and keep it.")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="Also build REV (a fresh clone checked out at REV) and run each "
+                             "pipeline figure for REV and for HEAD in turn; print both and "
+                             "their ratios.")
+    parser.add_argument("--figures", nargs="+", choices=FIGURE_KEYS, default=list(FIGURE_KEYS),
+                        help="Run only these pipeline figures (a reduced set: 'cold' is "
+                             "always run, the others need its workspace).")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="Prepare the workspaces and print the steps, run nothing.")
     args = parser.parse_args()
     if not os.environ.get("MWZREPRO_MIRROR") and (REPO.parent / "shared" / "mirror").is_dir():
         os.environ["MWZREPRO_MIRROR"] = str(REPO.parent / "shared" / "mirror")
     tmp = tempfile.TemporaryDirectory(prefix="mwzrepro-loop-")
-    root = Path(tmp.name)
+    root = Path(args.keep.resolve() if args.keep else tmp.name)
     print(f"machine: {os.cpu_count()} cores; {' '.join(os.uname()[2:4])}; "
           f"load averages {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| figure | wall (CPU of all processes) | target | load average before, notes |\n"
-          "|---|---|---|---|")
     if not args.only_tests:
-        pipeline_figures(clone(args.keep.resolve() if args.keep else root / "ws"), args)
+        works = {"HEAD": clone(root / "ws")}
+        if args.baseline:
+            works = {args.baseline: clone(root / "baseline", args.baseline), **works}
+        if args.dry_run:
+            for label, work in works.items():
+                print(f"{label}: {work} at {_head(work)}")
+            print("steps, each for " + " then ".join(works) + ": " + ", ".join(wanted(args)))
+            tmp.cleanup()
+            return
+        header(list(works))
+        run_figures(works, args)
     if args.skip_tests:
         report("README test command (make test), fresh clone", None, 0, "--skip-tests")
         report("make test-fast", None, 0, "--skip-tests")
-    else:
+    elif not args.dry_run:
+        if args.only_tests:
+            header(["HEAD"])
         test_figures(clone(root / "tests"))
     tmp.cleanup()
 
 
-def pipeline_figures(work: Path, args: argparse.Namespace) -> None:
-    """Steps 2-5 in the fresh clone ``work``."""
-    snakemake = [str(BIN / "snakemake"), f"-j{args.jobs}", "--quiet"]
-    wall, load, _ = timed(snakemake, work)
-    report("cold snakemake from a fresh clone, setup excluded", wall, load, f"-j{args.jobs}")
-    if args.check:
-        bad = check(work, args.check)
-        print(f"byte check: {'all identical' if not bad else f'{len(bad)} differ: {bad[:10]}'}")
-    wall, load, out = timed(snakemake, work)
-    report("no-op snakemake", wall, load,
-           "nothing to do" if "Nothing to be done" in out else "WORK WAS DONE")
+def _head(work: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=work, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+#: Columns of the comparison (``--baseline``): set by :func:`header`.
+SIDES: list[str] = []
+
+
+def header(sides: list[str]) -> None:
+    SIDES[:] = sides
+    if len(sides) == 1:
+        print("| figure | wall (CPU of all processes) | target | load average before, notes |\n"
+              "|---|---|---|---|")
+        return
+    base, cur = sides
+    print(f"| figure | {base}: wall (CPU) | {cur}: wall (CPU) | ratio wall | ratio CPU | "
+          f"target ({cur}) | load before ({base}; {cur}), notes |\n|---|---|---|---|---|---|---|")
+
+
+def compare(figure: str, runs: list[tuple[float, float, float, str]]) -> None:
+    """One row of the comparison: ``runs`` = [(wall, cpu, load, note) of the baseline, of
+    HEAD]."""
+    (bw, bc, bl, bn), (cw, cc, cl, cn) = runs
+    target = TARGETS.get(figure)
+    verdict = "" if target is None else (" ok" if cw <= target else " OVER")
+
+    def ratio(a: float, b: float) -> str:
+        return f"{b / a:.2f}×" if a > 0 else "–"
+
+    notes = "; ".join(n for n in (f"{SIDES[0]}: {bn}" if bn else "",
+                                  f"{SIDES[1]}: {cn}" if cn else "") if n)
+    print(f"| {figure} | {bw:.1f} s ({bc:.1f} s) | {cw:.1f} s ({cc:.1f} s) | {ratio(bw, cw)} | "
+          f"{ratio(bc, cc)} | {target:g} s{verdict} | load {bl:.1f}; {cl:.1f}"
+          f"{'; ' + notes if notes else ''} |", flush=True)
+
+
+def run_figures(works: dict[str, Path], args: argparse.Namespace) -> None:
+    """Steps 2-5, each for every workspace of ``works`` in turn (the baseline first)."""
+    for key in wanted(args):
+        runs = []
+        for work in works.values():
+            figure, wall, load, note = FIGURES[key](work, args)
+            runs.append((wall, LAST_CPU[0], load, note))
+        if len(runs) == 1:
+            LAST_CPU[0] = runs[0][1]
+            report(figure, runs[0][0], runs[0][2], runs[0][3])
+        else:
+            compare(figure, runs)
+        if key == "cold" and args.check:
+            for label, work in works.items():
+                bad = check(work, args.check)
+                print(f"byte check ({label}): "
+                      f"{'all identical' if not bad else f'{len(bad)} differ: {bad[:10]}'}")
+
+
+def wanted(args: argparse.Namespace) -> list[str]:
+    """The figures to run, in order: ``--figures`` with ``cold``, and ``status`` (which
+    records the cold run in DVC) before ``repro`` or ``restore``."""
+    keys = {"cold", *args.figures}
+    if keys & {"repro", "restore"}:
+        keys.add("status")
+    return [k for k in FIGURE_KEYS if k in keys]
+
+
+def _snakemake(args: argparse.Namespace) -> list[str]:
+    return [str(BIN / "snakemake"), f"-j{args.jobs}", "--quiet"]
+
+
+def cold(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
+    wall, load, _ = timed(_snakemake(args), work)
+    return "cold snakemake from a fresh clone, setup excluded", wall, load, f"-j{args.jobs}"
+
+
+def noop(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
+    wall, load, out = timed(_snakemake(args), work)
+    return ("no-op snakemake", wall, load,
+            "nothing to do" if "Nothing to be done" in out else "WORK WAS DONE")
+
+
+def status(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     timed([str(BIN / "mwzrepro"), "record"], work)
     runs = []
     for _ in range(3):
         runs.append((*timed([str(BIN / "dvc"), "status", "-q"], work, ok=False), LAST_CPU[0]))
     wall, load, out, LAST_CPU[0] = min(runs)
-    report("dvc status, no change", wall, load, "clean" if not out.strip() else "NOT CLEAN")
+    return "dvc status, no change", wall, load, "clean" if not out.strip() else "NOT CLEAN"
+
+
+def repro(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     set_param(work, "inform.fuzzy_threshold", 85)
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
     ran = stages(RUNNING_STAGE, out)
-    report("dvc repro after inform.fuzzy_threshold 90 -> 85", wall, load,
-           f"{len(ran)} stages: {', '.join(ran)}")
+    return ("dvc repro after inform.fuzzy_threshold 90 -> 85", wall, load,
+            f"{len(ran)} stages: {', '.join(ran)}")
+
+
+def restore(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     set_param(work, "inform.fuzzy_threshold", 90)
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
-    report("dvc repro back to 90, from the run cache", wall, load,
-           f"run {len(stages(RUNNING_STAGE, out))}, "
-           f"from the run cache {len(stages(CACHED_STAGE, out))}")
+    return ("dvc repro back to 90, from the run cache", wall, load,
+            f"run {len(stages(RUNNING_STAGE, out))}, "
+            f"from the run cache {len(stages(CACHED_STAGE, out))}")
+
+
+#: The pipeline figures in order (each needs the ones before it in its workspace; ``status``
+#: records the run in DVC, which ``repro`` and ``restore`` need).
+FIGURES = {"cold": cold, "noop": noop, "status": status, "repro": repro, "restore": restore}
+FIGURE_KEYS = tuple(FIGURES)
 
 
 def test_figures(tests: Path) -> None:

@@ -66,7 +66,7 @@ def _extended_figures(result):
 def test_no_public_file_gets_a_dialect_warning(mirror, scorers, system):
     evaluator = scorers()
     data = _load(mirror, system)
-    preds, _, _, _ = evaluator._prepare(data, f"{system}.json")
+    preds, *_ = evaluator._prepare(data, f"{system}.json")
     assert dialect_warnings(evaluator, data, preds, f"{system}.json").lines == []
 
 

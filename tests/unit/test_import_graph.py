@@ -102,6 +102,7 @@ SCORER_RANK = {
     "preparation": 7, "dialogue_traces": 7,
     "scoring": 8,
     "evaluator": 9,
+    "grounded_rows": 10,
     "": 10,
 }
 

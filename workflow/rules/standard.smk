@@ -7,6 +7,7 @@
 #                              process, one pair of files per system
 #   score-richness             every system in one job; score-richness-reference: per version
 #   tables-standard            Table 5 / Table 6 shapes, results/metrics/standard.json
+#   grounded-inputs            what tables-grounded reads that no inform.* parameter changes
 #   tables-grounded            standard against grounded Inform/Success of lexicalized text
 #                              (2.1 test set: the corpus's own text, round-trip systems)
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
@@ -223,17 +224,51 @@ rule tables_trace:
         " {params.options} --table results/tables/inform_success_trace --log {log}"
 
 
-# Grounded scoring (docs/scoring.md): the corpus's own lexicalized responses ("oracle,
-# lexicalized"), the systems of the lexicalized kind as given, and each other system with
-# predicted states relexicalized from them, scored standard and grounded (2.1 only: the
-# scorer's resources are built in the job from the downloaded raw files).
+# Grounded scoring (docs/scoring.md): the corpus's own lexicalized responses ("oracle, lexicalized"), the systems of the
+# lexicalized kind as given, and each other system with predicted states relexicalized from
+# them, scored standard and grounded (2.1 only). Two jobs: grounded_inputs builds what no
+# inform.* parameter changes (the scorer's resources from the downloaded raw files, the lex:1
+# links of the corpus text and of each system's own responses, its estimated domains);
+# tables_grounded, which reads the fuzzy threshold, fills and scores the rows in parallel.
 GROUNDED_VERSION = "mwz21"
+GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
+# The scorer's resource set as grounded-inputs writes it (scorer/resources/load.py:
+# RESOURCE_FILES, DST_GOLD_FILE, the manifest, DATABASE_SOURCES; grounding.GROUNDING_FILE).
+GROUNDED_RESOURCES = [
+    *(f"{n}.json" for n in ("references", "eval_goals", "booked_domains", "gold_states",
+                            "turn_domains", "user_turns", "states", "dialogues",
+                            "bleu_references", "manifest", "grounding")),
+    "dst_gold.pickle",
+    *(f"db/{d}_db.json" for d in ("restaurant", "hotel", "attraction", "train")),
+]
+
+
+rule grounded_inputs:
+    input:
+        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
+        dialogues=raw(f"{GROUNDED_VERSION}-test"),
+        predictions=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
+        registry=ancient(REGISTRY),
+        code=code("grounded-inputs"),
+    output:
+        resources=expand(f"{GROUNDED_INPUTS}/resources/{{f}}", f=GROUNDED_RESOURCES),
+        round_trip=expand(f"{GROUNDED_INPUTS}/round_trip/{{system}}.json", system=SYSTEMS),
+    log:
+        "logs/grounded-inputs.log",
+    conda:
+        ENV
+    params:
+        systems=SYSTEM_OPTIONS,
+        version=GROUNDED_VERSION,
+        out=GROUNDED_INPUTS,
+    shell:
+        "mwzrepro grounded-inputs --raw-dir data/raw --version {params.version}"
+        " {params.systems} --out {params.out} --log {log}"
 
 
 rule tables_grounded:
     input:
-        **{f"db_{d}": p for d, p in STANDARD_DB.items()},
-        dialogues=raw(f"{GROUNDED_VERSION}-test"),
+        inputs=rules.grounded_inputs.output,
         predictions=expand("data/raw/mwzeval/predictions/{system}.json", system=SYSTEMS),
         lexicalized=expand("data/raw/mwzeval/predictions/{system}.json", system=LEXICALIZED),
         registry=ancient(REGISTRY),
@@ -251,9 +286,10 @@ rule tables_grounded:
         lexicalized="".join(f" --lexicalized-system {s}" for s in LEXICALIZED),
         options=options("inform"),
         version=GROUNDED_VERSION,
+        inputs=GROUNDED_INPUTS,
     shell:
         "mwzrepro tables-grounded --raw-dir data/raw --version {params.version}"
-        " {params.systems}{params.lexicalized} {params.options}"
+        " {params.systems}{params.lexicalized} --inputs {params.inputs} {params.options}"
         " --table results/tables/inform_success_grounded"
         " --metrics {output.metrics} --record {output.record} --log {log}"
 

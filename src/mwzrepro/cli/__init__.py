@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "download": "mwzrepro.cli.prepare:download",
     "explain": "mwzrepro.cli.explain:explain",
     "goals": "mwzrepro.cli.standard:goals",
+    "grounded-inputs": "mwzrepro.cli.tables_grounded:grounded_inputs",
     "ingest": "mwzrepro.cli.prepare:ingest",
     "predictions": "mwzrepro.cli.predictions:predictions",
     "record": "mwzrepro.cli.workflow:record",

@@ -256,8 +256,8 @@ def coverage_of(dialogue_turns: Mapping[str, int], responses: list[str],
 
 
 class PreparedInput(NamedTuple):
-    """What :func:`mwzrepro.scorer.preparation.prepare_input` returns (unpacks as ``preds, prep,
-    coverage, unknown``).
+    """What :func:`mwzrepro.scorer.preparation.prepare_input` returns (``preds, prep, coverage,
+    unknown, links``).
 
     Attributes:
         preds: the ``predictions`` table as columns ``{column: list}`` (``dialogue_id``,
@@ -266,9 +266,14 @@ class PreparedInput(NamedTuple):
             PreparedDialogues`).
         coverage: dialogues and turns scored against the test set.
         unknown: placeholders deleted by the normalization, with counts.
+        links: of lexicalized text in the reference evaluator's shape, the lex:1 links of the
+            responses (``{canonical dialogue id: [LinkedResponse per turn]}``, as
+            :func:`mwzrepro.scorer.lexicalized.grounding.link_predictions` gives them: the
+            grounding reads them instead of linking again); else None.
     """
 
     preds: dict[str, list]
     prep: PreparedDialogues
     coverage: Coverage
     unknown: Counter
+    links: dict[str, list] | None = None

@@ -76,7 +76,10 @@ def _prepare(data: Mapping[str, Any], source: str, resources: VersionResources,
     if lexicalized:
         from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions
 
-        data, _ = delexicalize_predictions(data, resources)
+        links: dict[str, list] | None = {} if shape == "mwzeval" else None
+        data, _ = delexicalize_predictions(data, resources, links=links)
+    else:
+        links = None
     unknown: Counter[str] = Counter()
     preds, _ = prediction_columns(dict(data), expected, source, allow_missing_turns=True,
                                   unknown_placeholders=unknown, placeholders=placeholders)
@@ -91,4 +94,4 @@ def _prepare(data: Mapping[str, Any], source: str, resources: VersionResources,
     ev = resources.eval
     prep = prepare_predictions(preds, ev.gold, domain_source, ev.turn_domains, list(counts),
                                where=source)
-    return PreparedInput(preds, prep, coverage, unknown)
+    return PreparedInput(preds, prep, coverage, unknown, links)

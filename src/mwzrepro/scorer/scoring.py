@@ -57,11 +57,13 @@ def _has_alternatives(preds: Mapping[str, list]) -> bool:
 
 def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str, list],
                   prep: PreparedDialogues, label: str, coverage: Coverage,
-                  source: str) -> dict[str, Any]:
+                  source: str, links: dict[str, list] | None = None) -> dict[str, Any]:
     """The blocks of the metrics ``ctx.metrics`` asks for: ``{"bleu": ..., "success":
     {setting: InformSuccess}, "grounding": ..., "richness": ..., "dst": StateMatch,
     "dst_fga": DSTMetrics, "dst_conventions": DSTConventions}`` (percent; a block is absent
     when its metric is off, and the DST blocks when a turn has no predicted state).
+    ``links``: the lex:1 links of the preparation (:class:`~mwzrepro.scorer.inputs.
+    PreparedInput`), read by the grounding.
 
     Raises:
         InputError: ``ctx.dst_conventions`` is set and a turn has no predicted state."""
@@ -74,7 +76,8 @@ def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str,
                                           version, label, ctx.inform.matching,
                                           ctx.inform.fuzzy_threshold, cov)
         if "grounded" in ctx.settings:
-            blocks.update(grounded_blocks(ctx, blocks, data, prep, label, cov, source))
+            blocks.update(grounded_blocks(ctx, blocks, data, prep, label, cov, source,
+                                          links))
     if ctx.metrics["richness"]:
         blocks["richness"] = richness_block(preds["response_norm"], label,
                                             ctx.richness_params.msttr_window, cov)
@@ -122,14 +125,14 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     ``dialogue_rows`` (one per dialogue, :meth:`Evaluator.per_dialogue
     <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
     label = system or ANONYMOUS
-    preds, prep, coverage, unknown = prepared
+    preds, prep, coverage, unknown, _ = prepared
     warnings = coverage.warnings(source)
     if unknown:
         warnings.append(f"{source}: unknown placeholders deleted by normalization "
                         f"(spec §3): {dict(sorted(unknown.items()))}")
     dialect = dialect_warnings(ctx, data, preds, source)  # one scan of the input
     warnings += dialect.lines
-    blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source)
+    blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source, prepared.links)
     blocks = _signed(blocks, ctx.standard.placeholders, preds, dialect.state_fields)
     extended = None
     if ctx.standard.placeholders == "reference" and (ctx.metrics["bleu"]

@@ -263,7 +263,8 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
                      links: Mapping[str, Sequence[Any]], raw: Mapping[str, Sequence[str]],
                      database: Any, lexicon: Any,
                      reference: Mapping[tuple[str, int], set[tuple[str, str]]],
-                     user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None
+                     user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None,
+                     checks: list[tuple[str, int, dict[str, Any]]] | None = None
                      ) -> tuple[dict[str, Any], list[str]]:
     """The grounding figures of a scored corpus (module docstring).
 
@@ -276,13 +277,17 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
         reference: ``{(dialogue id, turn): entity values}`` of the corpus's own responses.
         user_named: ``{dialogue id: [venues the user names before each turn]}``: they
             become the venues named last.
+        checks: a list that receives the attribute checks behind the accuracy
+            (:func:`corpus_attribute_checks`' triples, in its order).
 
     Returns:
         ``({"attribute_accuracy", "unknown_venues", "entity_f1"}, every unknown venue
         phrase in corpus order)``.
     """
-    accuracy = accuracy_of(c for _, _, c in corpus_attribute_checks(dialogues, links,
-                                                                    database, user_named))
+    found = list(corpus_attribute_checks(dialogues, links, database, user_named))
+    if checks is not None:
+        checks.extend(found)
+    accuracy = accuracy_of(c for _, _, c in found)
     unknown: list[str] = []
     counts = {"tp": 0, "fp": 0, "fn": 0}
     for did, d in dialogues.items():

@@ -176,7 +176,7 @@ def test_the_rescoring_holds_in_every_setting_and_without_the_run_blocks(mini, s
             got.bleu.score)
     figures = ref.evaluate(data).placeholders_extended
     assert (figures.setting, figures.inform, figures.success, figures.bleu) == (first, *want)
-    preds, prep, coverage, _ = ref._prepare(data, "x.json")
+    preds, prep, coverage, *_ = ref._prepare(data, "x.json")
     full = extended_pass(ref, preds, prep, "x", coverage)          # no blocks: in full
     assert (full.inform, full.success, full.bleu) == want
 

@@ -145,12 +145,13 @@ class Delexicalizer:
 
     Args:
         lexicon: :class:`~mwzrepro.prepare.delex.value_lexicon.ValueLexicon` of the venue
-            database (build it once; the instance memoizes nothing else).
+            database (build it once; the instance memoizes links and state phrases).
     """
 
     def __init__(self, lexicon: ValueLexicon) -> None:
         self.lexicon = lexicon
         self._memo: dict[tuple[str, str], LinkedResponse] = {}
+        self._phrases: dict[str, dict[tuple[str, ...], str]] = {}  # state key → its phrases
 
     def __call__(self, text: str, state: Mapping[str, Any] | None = None) -> str:
         """The delexicalized ``text`` (str) given the turn's ``state`` (or None)."""
@@ -172,20 +173,43 @@ class Delexicalizer:
         1
 
         Results are memoized per (text, state) (up to :data:`MEMO_SIZE` entries), so the
-        scorer's delexicalization and the grounding read one pass.
+        scorer's delexicalization and the grounding read one pass. The state is keyed by its
+        JSON in its own order: the result may depend on the order of its slots (which slot's
+        phrase wins), so a state of other order is linked on its own.
         """
         try:
-            key = (text, json.dumps(state, sort_keys=True))
+            key = (text, json.dumps(state))
         except (TypeError, ValueError):
             return self._run(text, state, True)
         found = self._memo.get(key)
         if found is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            found = self._memo[key] = self._run(text, state, True)
+            found = self._memo[key] = self._run(text, state, True, key[1])
         return found
 
-    def _run(self, text: str, state: Mapping[str, Any] | None, link: bool) -> LinkedResponse:
+    def _state_phrases(self, state: Mapping[str, Any] | None,
+                       key: str | None = None) -> dict[tuple[str, ...], str]:
+        """The phrases of the turn's state, endpoint names resolved against the lexicon;
+        computed once per state, keyed by its JSON in its own order (``key``, as :meth:`link`
+        keys it; which slot's phrase wins depends on the order)."""
+        if key is None:
+            try:
+                key = json.dumps(state)
+            except (TypeError, ValueError):
+                pass
+        found = self._phrases.get(key) if key is not None else None
+        if found is None:
+            found = {k: ("name" if v in ENDPOINTS and self.lexicon.phrases.get(k) == "name"
+                         else v) for k, v in state_phrases(state).items()}
+            if key is not None:
+                if len(self._phrases) >= MEMO_SIZE:
+                    self._phrases.clear()
+                self._phrases[key] = found
+        return found
+
+    def _run(self, text: str, state: Mapping[str, Any] | None, link: bool,
+             state_key: str | None = None) -> LinkedResponse:
         names: dict[int, str] = {}          # start of a bracketed venue name → its text
         while True:                     # nested brackets: innermost first, to a fixpoint
             unbracketed = self._unbracket(text, names)
@@ -199,8 +223,7 @@ class Delexicalizer:
                 span = m.span("v") if "v" in pattern.groupindex and m.group("v") else m.span()
                 _claim(claimed, *span, slot)
         toks = tokens(text)
-        extra = {k: ("name" if v in ENDPOINTS and self.lexicon.phrases.get(k) == "name" else v)
-                 for k, v in state_phrases(state).items()}
+        extra = self._state_phrases(state, state_key)
         taxi = bool(TAXI_RE.search(text))
         venue_names: set[int] = set()   # starts of spans that are written venue names
         for start, end, slot in self.lexicon.find(text, extra, toks):

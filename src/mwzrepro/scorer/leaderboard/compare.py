@@ -46,7 +46,7 @@ def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: s
     from mwzrepro.standard.inform_success import DIALOGUE_COLUMNS, dialogue_rows
     from mwzrepro.stats.units import success_stats
 
-    preds, prep, _, _ = evaluator._prepare(data, name)
+    preds, prep, *_ = evaluator._prepare(data, name)
     ev = evaluator.resources.eval
     setting = evaluator.settings[0]
     prep = prep.for_setting(setting, ev.turn_domains)

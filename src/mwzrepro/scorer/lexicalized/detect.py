@@ -106,7 +106,7 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     naming = measure_form(given, written)
     if not names_values(naming):
         return None
-    preds, prep, coverage, _ = evaluator._prepare(delexed, source)
+    preds, prep, coverage, *_ = evaluator._prepare(delexed, source)
     out: dict[str, Any] = {}
     setting = evaluator.settings[0]
     if evaluator.metrics["success"]:

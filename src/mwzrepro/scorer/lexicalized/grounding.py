@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.inputs import Coverage
     from mwzrepro.standard.inputs import PreparedDialogues
 
-__all__ = ["GroundingScores", "settings_of", "check_lexicalized", "link_predictions",
-           "reference_values", "grounded_blocks"]
+__all__ = ["GroundingScores", "GROUNDING_FILE", "settings_of", "check_lexicalized",
+           "link_predictions", "user_named", "reference_values", "grounding_tables_of",
+           "grounded_blocks"]
 
 log = logging.getLogger("mwzrepro")
 
@@ -64,6 +65,11 @@ class GroundingScores:
     unknown_venues: dict[str, Any]
     entity_f1: dict[str, Any]
     signature: str
+    #: The attribute checks behind ``attribute_accuracy`` (``(dialogue id, turn, check)``,
+    #: :func:`mwzrepro.standard.grounding_metrics.corpus_attribute_checks`; not in
+    #: :meth:`to_dict`): the round trip's filled attribute accuracy reads them.
+    checks: tuple[tuple[str, int, dict[str, Any]], ...] = field(default=(), repr=False,
+                                                                compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""
@@ -118,31 +124,56 @@ def check_lexicalized(links: Mapping[str, list[Any]], source: str) -> None:
                          "without --setting grounded")
 
 
+#: The grounding tables inside a resource set prepared by the pipeline (``grounded-inputs``;
+#: not in the set's manifest): the per-user cache keeps its own copy under ``grounding/``.
+GROUNDING_FILE = "grounding.json"
+
+
 @lru_cache(maxsize=2)
-def _grounding_tables(resources: Any
-                      ) -> tuple[dict[str, list], dict[tuple[str, int], set]]:
-    """``(user_named, reference_values)`` of a resource set, read from or stored in the
-    cache (:func:`user_named`)."""
+def _stored_tables(resources: Any) -> dict[str, Any]:
+    """``{"user_named", "reference_values"}`` of a resource set as stored: read from the set
+    (:data:`GROUNDING_FILE`) or the cache, else built and stored in the cache."""
     import json
 
     from mwzrepro.core.io import write_text
     from mwzrepro.scorer.resources.stored_results import code_digest
 
     directory = resources.directory
-    path = (directory.parents[2] / "grounding"
-            / f"{resources.version}-{directory.name}-{code_digest()[:16]}.json")
+    path = directory / GROUNDING_FILE
+    if not path.is_file():
+        path = (directory.parents[2] / "grounding"
+                / f"{resources.version}-{directory.name}-{code_digest()[:16]}.json")
     if path.is_file():
-        stored = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        stored = _build_tables(resources)
-        try:
-            write_text(json.dumps(stored, sort_keys=True), path)
-        except OSError as exc:      # a read-only cache: computed each time
-            log.info("grounding tables not stored (%s)", exc)
+        return json.loads(path.read_text(encoding="utf-8"))
+    stored = _build_tables(resources)
+    try:
+        write_text(json.dumps(stored, sort_keys=True), path)
+    except OSError as exc:      # a read-only cache: computed each time
+        log.info("grounding tables not stored (%s)", exc)
+    return stored
+
+
+@lru_cache(maxsize=2)
+def _grounding_tables(resources: Any
+                      ) -> tuple[dict[str, list], dict[tuple[str, int], set]]:
+    """``(user_named, reference_values)`` of a resource set (:func:`user_named`)."""
+    stored = _stored_tables(resources)
     values = {(did, t): {tuple(v) for v in turn}
               for did, turns in stored["reference_values"].items()
               for t, turn in enumerate(turns)}
     return stored["user_named"], values
+
+
+def grounding_tables_of(resources: Any) -> str:
+    """The JSON text of :func:`user_named` and :func:`reference_values` of a resource set
+    (``{"user_named": {dialogue id: [{domain: [entity id, ...]} per turn]},
+    "reference_values": {dialogue id: [[[slot, value], ...] per turn]}}``, in the order
+    built: the order of a turn's domains is the order the round trip's fill reads them), as
+    the pipeline's ``grounded-inputs`` step stores it in the set it prepares
+    (:data:`GROUNDING_FILE`, read before the per-user cache's copy)."""
+    import json
+
+    return json.dumps(_stored_tables(resources), ensure_ascii=False)
 
 
 def _build_tables(resources: Any) -> dict[str, Any]:
@@ -175,11 +206,12 @@ def reference_values(resources: Any) -> dict[tuple[str, int], set]:
 
 
 def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mapping[str, Any],
-                    prep: PreparedDialogues, label: str, coverage: Coverage, source: str
-                    ) -> dict[str, Any]:
+                    prep: PreparedDialogues, label: str, coverage: Coverage, source: str,
+                    links: Mapping[str, list[Any]] | None = None) -> dict[str, Any]:
     """``{"success": the success blocks with "grounded" in the evaluator's order,
     "grounding": GroundingScores}`` of one evaluation (signatures without ``lex``; the
-    evaluator adds it to every block).
+    evaluator adds it to every block). ``links``: :func:`link_predictions` of ``data`` when
+    the preparation already linked it (linked here otherwise).
 
     Raises:
         InputError: a delexicalized file (:func:`check_lexicalized`).
@@ -192,7 +224,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     from mwzrepro.standard.inform_success import rates_of_rows
     from mwzrepro.standard.scores import success_signature
 
-    links = link_predictions(data, ctx.resources)
+    links = links if links is not None else link_predictions(data, ctx.resources)
     check_lexicalized(links, source)
     spans = {did: [r.spans for r in links[did]] for did in prep.dialogues}
     ev, db = ctx.resources.eval, ctx._database()
@@ -208,9 +240,10 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     raw = {canonical_dialogue_id(k): [t.get("response", "") if isinstance(t, Mapping) else ""
                                       for t in v]
            for k, v in data.items() if isinstance(v, list)}
+    checks: list[tuple[str, int, dict[str, Any]]] = []
     figures, unknown = corpus_grounding(prep.dialogues, links, raw, db,
                                         delexicalizer_of(ctx.resources).lexicon,
-                                        reference_values(ctx.resources), users)
+                                        reference_values(ctx.resources), users, checks)
     for phrase in unknown[:10]:
         log.info("%s: unknown venue (no database venue of that name): %s", source, phrase)
     gsig = Signature("Grounding", {"ver": ctx.version, "split": "test",
@@ -220,4 +253,4 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     return {"success": success,
             "grounding": GroundingScores(figures["attribute_accuracy"],
                                          figures["unknown_venues"], figures["entity_f1"],
-                                         public_signature(gsig, coverage))}
+                                         public_signature(gsig, coverage), tuple(checks))}

@@ -30,87 +30,64 @@ round trip is held to ≥ 99 % on this figure for each of the 13 systems.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.errors import InputError
-from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.scorer.context import ScoringContext
+
+if TYPE_CHECKING:
+    from mwzrepro.standard.inputs import PreparedDialogues
 
 __all__ = ["round_trip", "own_values", "filled_accuracy"]
 
 
-def _heard(data: Mapping[str, Any], ctx: ScoringContext
-           ) -> dict[str, list[dict[str, list[str]]]]:
-    """``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``: the venues the user
-    names before each turn, then those the system's own response names in words."""
-    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
-    from mwzrepro.standard.grounded import named_venues
-
-    users = user_named(ctx.resources)
-    links = link_predictions(data, ctx.resources)
-    out = {}
-    for raw_id in data:
-        did = canonical_dialogue_id(raw_id)
-        heard, own = users.get(did, []), links.get(did, [])
-        out[raw_id] = [{**(heard[t] if t < len(heard) else {}),
-                        **named_venues(own[t].spans)} for t in range(len(own))]
-    return out
-
-
-def round_trip(data: Mapping[str, Any], ctx: ScoringContext) -> dict[str, Any]:
+def round_trip(data: Mapping[str, Any], ctx: ScoringContext,
+               inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A delexicalized prediction mapping lexicalized from its own predicted states (module
     docstring), with the database and resources of ``ctx`` (a lexicalized evaluator).
-    ``data`` is not modified.
+    ``inputs``: :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.round_trip_inputs` of
+    ``data`` (computed here when not given). ``data`` is not modified.
 
     Raises:
         InputError: a malformed prediction mapping.
     """
     from mwzrepro.prepare.delex.relexicalize import lexicalize_predictions
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import round_trip_inputs
 
+    inputs = inputs if inputs is not None else round_trip_inputs(data, ctx.resources)
     return lexicalize_predictions(data, ctx._database(), consistent=True,
-                                  user_named=_heard(data, ctx), domains=_estimated(data))
-
-
-def _estimated(data: Mapping[str, Any]) -> dict[str, list[list[str]]]:
-    """``{dialogue id as in data: [[domain] or [] per turn]}``: the reference evaluator's
-    active-domain estimate from each dialogue's predicted states (spec-standard-evaluation
-    §8), for the turns that give no ``active_domains``; malformed states count as empty."""
-    from mwzrepro.core.normalize_state import normalize_state
-    from mwzrepro.standard.active_domains import estimate_from_states
-
-    def normalized(turn: Any) -> dict[str, Any]:
-        state = turn.get("state") if isinstance(turn, Mapping) else None
-        try:
-            return normalize_state({d: {k: v for k, v in s.items() if isinstance(v, str)}
-                                    for d, s in state.items() if isinstance(s, Mapping)})
-        except (AttributeError, TypeError, ValueError, InputError):
-            return {}
-
-    return {did: estimate_from_states([normalized(t) for t in turns])
-            for did, turns in data.items() if isinstance(turns, list)}
+                                  user_named=inputs["heard"], domains=inputs["domains"])
 
 
 def own_values(data: Mapping[str, Any], ctx: ScoringContext
                ) -> dict[tuple[str, int], Counter[tuple[str, str]]]:
     """``{(canonical dialogue id, turn): Counter((slot, comparable value))}``: the values a
     delexicalized prediction mapping's responses already give in words (module docstring)."""
-    from mwzrepro.scorer.lexicalized.grounding import link_predictions
-    from mwzrepro.standard.grounded_values import value_key
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters, round_trip_inputs
 
-    return {(did, t): Counter((s.slot, value_key(s.slot, s.text)) for s in r.spans)
-            for did, turns in link_predictions(data, ctx.resources).items()
-            for t, r in enumerate(turns)}
+    return own_counters(round_trip_inputs(data, ctx.resources))
 
 
 def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: ScoringContext,
-                    source: str) -> dict[str, Any]:
+                    source: str, inputs: Mapping[str, Any] | None = None,
+                    prep: PreparedDialogues | None = None,
+                    links: Mapping[str, list[Any]] | None = None,
+                    checks: Sequence[tuple[str, int, Mapping[str, Any]]] | None = None
+                    ) -> dict[str, Any]:
     """The attribute accuracy of the values the fill wrote (module docstring).
 
     Args:
         data: the system's delexicalized prediction mapping.
         lexical: ``round_trip(data, ctx)``.
         ctx: a lexicalized evaluator; source: the label of the input (in messages).
+        inputs: :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.round_trip_inputs` of
+            ``data`` (computed here when not given).
+        prep: the prepared dialogues of ``lexical`` (``ctx._prepare(lexical, source).prep``;
+            prepared here when not given).
+        links: :func:`~mwzrepro.scorer.lexicalized.grounding.link_predictions` of ``lexical``
+            (linked here when not given).
+        checks: the attribute checks of ``lexical``'s evaluation
+            (``result.grounding.checks``; computed here when not given).
 
     Returns:
         The ``attribute_accuracy`` block's shape (``{"total": percent or None, "correct",
@@ -121,15 +98,18 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
         InputError: as :meth:`~mwzrepro.scorer.evaluator.Evaluator.evaluate`.
     """
     from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters
     from mwzrepro.standard.grounded_values import value_key
     from mwzrepro.standard.grounding_metrics import accuracy_of, corpus_attribute_checks
 
-    prep = ctx._prepare(lexical, source)[1]
-    links = link_predictions(lexical, ctx.resources)
-    own = own_values(data, ctx)
+    if checks is None:
+        prep = prep if prep is not None else ctx._prepare(lexical, source)[1]
+        links = links if links is not None else link_predictions(lexical, ctx.resources)
+        checks = list(corpus_attribute_checks(prep.dialogues, links, ctx._database(),
+                                              user_named(ctx.resources)))
+    own = (own_counters(inputs) if inputs is not None else own_values(data, ctx))
     filled, mine = [], []
-    for did, t, check in corpus_attribute_checks(prep.dialogues, links, ctx._database(),
-                                                 user_named(ctx.resources)):
+    for did, t, check in checks:
         given = own.get((did, t))
         key = (check["slot"], value_key(check["slot"], check["text"]))
         if given and given[key] > 0:

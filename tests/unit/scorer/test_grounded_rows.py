@@ -1,0 +1,98 @@
+"""The rows of ``inform_success_grounded`` computed once (:mod:`mwzrepro.scorer.grounded_rows`)
+and the round trip's stored inputs (:mod:`mwzrepro.scorer.lexicalized.round_trip_inputs`) on
+the two-dialogue mwz21 fixture mirror: the inputs written and read back fill the same text
+as the inputs computed in place; the rows scored in two forked workers, each prepared and
+linked once, are the rows of ``Evaluator.evaluate`` plus ``filled_accuracy`` one after
+another; inputs of another prediction file are refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.scorer.grounded_rows import GroundedInput, grounded_rows
+from mwzrepro.scorer.lexicalized.grounded_table import ORACLE_ROW, corpus_text
+from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
+from mwzrepro.scorer.lexicalized.round_trip_inputs import (
+    own_counters,
+    read_round_trip_inputs,
+    round_trip_inputs,
+    write_round_trip_inputs,
+)
+from tests.unit.scorer.test_evaluator import PREDICTIONS
+from tests.unit.scorer.test_lexicalized_scoring import LEXICAL, evaluator
+
+#: PREDICTIONS with a venue named in words (the fixture database's dojo noodle bar): its
+#: value is the system's own, the fill writes the others.
+OWN = {**PREDICTIONS, "sng9001": [
+    {"response": "[restaurant_name] is at a2 .", "state": PREDICTIONS["sng9001"][0]["state"]},
+    PREDICTIONS["sng9001"][1]]}
+
+
+@pytest.fixture(scope="module")
+def grounded(mini):
+    return evaluator(mini, lexicalized=True, setting="all", bleu=False, richness=False)
+
+
+def test_stored_inputs_fill_the_same_text(grounded, tmp_path):
+    path, predictions = tmp_path / "own.json", tmp_path / "predictions.json"
+    predictions.write_text(json.dumps(OWN), encoding="utf-8")
+    inputs = round_trip_inputs(OWN, grounded.resources)
+    assert own_counters(inputs)[("sng9001", 0)] == {("address", "a2"): 1}
+    assert inputs["domains"] == {"sng9001": [["restaurant"], ["restaurant"]],
+                                 "sng9002": [["taxi"]]}
+    write_round_trip_inputs(inputs, predictions, path)
+    stored = read_round_trip_inputs(path, predictions)
+    assert round_trip(OWN, grounded, stored) == round_trip(OWN, grounded)
+    assert (filled_accuracy(OWN, round_trip(OWN, grounded), grounded, "own", stored)
+            == filled_accuracy(OWN, round_trip(OWN, grounded), grounded, "own"))
+
+
+def test_inputs_of_another_file_are_refused(grounded, tmp_path):
+    path, predictions = tmp_path / "own.json", tmp_path / "predictions.json"
+    predictions.write_text(json.dumps(OWN), encoding="utf-8")
+    with pytest.raises(InputError, match="own.json: missing; the round-trip inputs of"):
+        read_round_trip_inputs(path, predictions)
+    write_round_trip_inputs(round_trip_inputs(OWN, grounded.resources), predictions, path)
+    predictions.write_text(json.dumps(PREDICTIONS), encoding="utf-8")
+    with pytest.raises(InputError, match=r"computed from another version of .*SHA-256"):
+        read_round_trip_inputs(path, predictions)
+
+
+def test_heard_keeps_the_order_of_the_domains(tmp_path):
+    """The fill reads a turn's heard domains in order (the last is the venue in focus): the
+    stored file keeps it."""
+    path, predictions = tmp_path / "x.json", tmp_path / "p.json"
+    predictions.write_text("{}", encoding="utf-8")
+    heard = {"sng9001": [{"restaurant": ["3"], "attraction": ["1"]}]}
+    write_round_trip_inputs({"heard": heard, "domains": {}, "own": {}}, predictions, path)
+    assert list(read_round_trip_inputs(path, predictions)["heard"]["sng9001"][0]) == [
+        "restaurant", "attraction"]
+
+
+def test_rows_in_workers_are_the_rows_one_by_one(grounded):
+    rows = [GroundedInput("mine", "filled", OWN), GroundedInput("lex", "as given", LEXICAL),
+            GroundedInput("plain", "filled", PREDICTIONS,
+                          round_trip_inputs(PREDICTIONS, grounded.resources))]
+    results, filled = grounded_rows(grounded, rows, jobs=2)
+    assert list(results) == [ORACLE_ROW, "mine", "lex", "plain"] and list(filled) == [
+        "mine", "plain"]
+    assert results[ORACLE_ROW] == grounded.evaluate(corpus_text(grounded.resources),
+                                                    ORACLE_ROW).to_dict()
+    assert results["lex"] == grounded.evaluate(LEXICAL, "lex").to_dict()
+    for label, data in (("mine", OWN), ("plain", PREDICTIONS)):
+        lexical = round_trip(data, grounded)
+        assert results[label] == grounded.evaluate(lexical, label).to_dict()
+        assert filled[label] == filled_accuracy(data, lexical, grounded, label)
+    # the fill names the state's first venue, charlie chan (address a1): the system's own
+    # "a2" is the one value checked, and wrong; the filled postcode of turn 1 is in a response
+    # that names no venue, so it is not checked
+    assert lexical_of(grounded)["sng9001"][0]["response"] == "charlie chan is at a2 ."
+    assert filled["mine"]["own"] == {"correct": 0, "count": 1}
+    assert (filled["mine"]["total"], filled["mine"]["count"]) == (None, 0)
+
+
+def lexical_of(grounded):
+    return round_trip(OWN, grounded)
