@@ -71,6 +71,8 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
                         "are, not delexicalized again", path.name)
         evaluators.append(with_form(evaluator, f))
     done = compare_shared(tuple(evaluators), data[0], data[1], params, names, strict)
+    for line in done.drops:
+        log.warning("%s", line)
     if done.shared_only:
         log.warning("%s", done.warning(names))
     rows = done.rows

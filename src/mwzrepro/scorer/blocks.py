@@ -178,4 +178,5 @@ def dst_block(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any], ve
         signature=public_signature(run.signature(label, version), coverage),
         fuzzy_signature=None if fuzzy is None else public_signature(
             run.signature(label, version, run.fuzzy, "DST-fuzzy"), coverage),
-        notes=tuple(result.notes))
+        notes=tuple(result.notes),
+        dropped_pred_slots=dict(result.coverage.dropped_pred_slots or {}))

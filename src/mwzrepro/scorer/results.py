@@ -147,6 +147,9 @@ class DSTScores:
         dialogues, turns: the scored corpus (excluded dialogues left out, §2.6).
         signature, fuzzy_signature: settings of the main and the fuzzy figures.
         notes: remarks (removed slots, left-out turns).
+        dropped_pred_slots: ``{"domain-slot": turns}`` of the predicted values outside the
+            30 slots removed before scoring (spec-dst-metrics §2.2); not part of
+            :meth:`to_dict`.
     """
 
     jga: float
@@ -160,6 +163,7 @@ class DSTScores:
     signature: str
     fuzzy_signature: str | None = None
     notes: tuple[str, ...] = ()
+    dropped_pred_slots: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (percent)."""

@@ -30,6 +30,7 @@ from mwzrepro.scorer.blocks import (
 )
 from mwzrepro.scorer.dialects.placeholder_pass import extended_pass
 from mwzrepro.scorer.dialects.warning_lines import dialect_warnings
+from mwzrepro.scorer.input_drops import dropped_slots_line, placeholder_line
 from mwzrepro.scorer.lexicalized.grounding import grounded_blocks
 from mwzrepro.scorer.results import EvaluationResult
 
@@ -111,10 +112,11 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
     label = system or ANONYMOUS
     preds, prep, coverage, unknown = prepared
-    warnings = coverage.warnings(source)
-    if unknown:
-        warnings.append(f"{source}: unknown placeholders deleted by normalization "
-                        f"(spec §3): {dict(sorted(unknown.items()))}")
+    reads_responses = any(ctx.metrics[m] for m in ("bleu", "success", "richness"))
+    warnings = coverage.warnings(source, responses=reads_responses)
+    deleted = placeholder_line(source, unknown)
+    if deleted:
+        warnings.append(deleted)
     dialect = dialect_warnings(ctx, data, preds, source)  # one scan of the input
     warnings += dialect.lines
     blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source)
@@ -135,6 +137,10 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
 
         blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
         warnings += lex_warnings(ctx.domain_source, source)
+    dropped = blocks.get("dst_fga") and dropped_slots_line(source,
+                                                           blocks["dst_fga"].dropped_pred_slots)
+    if dropped:
+        warnings.append(dropped)
     if dialogue_rows is not None:
         blocks["dialogues"] = dialogue_rows
     for w in warnings:

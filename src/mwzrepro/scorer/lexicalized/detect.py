@@ -103,8 +103,8 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     ``responses`` (file order), or None when the detector (module docstring) does not fire.
     """
     share = without_placeholder(responses)
-    if share < MIN_WITHOUT_PLACEHOLDER:
-        return None
+    if share < MIN_WITHOUT_PLACEHOLDER or not any(r.strip() for r in responses):
+        return None  # placeholders, or no text at all (a states-only file)
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions, lex_value
