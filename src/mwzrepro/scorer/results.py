@@ -194,6 +194,11 @@ class EvaluationResult:
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
         grounding: the grounded setting's ``grounding`` block
             (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no key).
+        caveats: lines qualifying the figures, shown with them on stdout (key ``caveats``
+            when there is one): a lexicalized-looking file scored without ``--lexicalized``,
+            the oracle-state upper bound of ``lex:1-gold`` (spec-standard-evaluation §18.1).
+        oracle_states: ``lex:1-gold``: ``sources`` lists grounded first, the others marked
+            ``"upper_bound": "oracle states"``.
     """
 
     system: str
@@ -211,6 +216,8 @@ class EvaluationResult:
     placeholders: str = "reference"
     placeholders_extended: Any = None
     grounding: Any = None
+    caveats: tuple[str, ...] = ()
+    oracle_states: bool = False
 
     #: Keys of the reference evaluator's result object (the mapping view below).
     MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
@@ -301,8 +308,7 @@ class EvaluationResult:
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
             "system": self.system, "version": self.version, "input": self.source,
             "units": "mwzeval", "coverage": self.coverage.as_dict(),
-            "sources": {s: {"setting": s, "states": v.state_source,
-                            "domains": v.domain_source} for s, v in self.success.items()},
+            "sources": self._sources(),
             "signatures": self.signatures(),
             "warnings": list(self.warnings),
             "unknown_placeholders": dict(self.unknown_placeholders),
@@ -310,7 +316,14 @@ class EvaluationResult:
             "placeholders_extended": None if self.placeholders_extended is None
             else self.placeholders_extended.to_dict(),
         })
+        out.update({"caveats": list(self.caveats)} if self.caveats else {})
         return with_units(out, units)
+
+    def _sources(self) -> dict[str, dict[str, Any]]:
+        oracle = {"upper_bound": "oracle states"} if self.oracle_states else {}
+        out = {s: {"setting": s, "states": v.state_source, "domains": v.domain_source,
+                   **(oracle if s != "grounded" else {})} for s, v in self.success.items()}
+        return dict(sorted(out.items(), key=lambda kv: bool(oracle) and kv[0] != "grounded"))
 
 
 def with_units(result: dict[str, Any], units: str) -> dict[str, Any]:

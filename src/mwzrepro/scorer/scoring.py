@@ -111,6 +111,7 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     ``dialogue_rows`` (one per dialogue, :meth:`Evaluator.per_dialogue
     <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
     label = system or ANONYMOUS
+    oracle = False
     preds, prep, coverage, unknown = prepared
     reads_responses = any(ctx.metrics[m] for m in ("bleu", "success", "richness"))
     warnings = coverage.warnings(source, responses=reads_responses)
@@ -121,6 +122,9 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     warnings += dialect.lines
     blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source)
     blocks = _signed(blocks, ctx.standard.placeholders, preds, dialect.state_fields)
+    caveats = [] if dialect.lexicalized is None else [
+        f"NOT THE FILE'S SCORE: its responses look lexicalized and are scored here as "
+        f"delexicalized text (see the line on stderr): {dialect.lexicalized}"]
     extended = None
     if ctx.standard.placeholders == "reference" and (ctx.metrics["bleu"]
                                                      or ctx.metrics["success"]):
@@ -132,11 +136,17 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
             lex_state_source,
             lex_value,
             lex_warnings,
+            oracle_line,
             with_lex_signatures,
         )
 
-        blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
+        state_source = lex_state_source(data)
+        blocks = with_lex_signatures(blocks, lex_value(state_source))
         warnings += lex_warnings(ctx.domain_source, source)
+        settings = blocks.get("success", {})
+        oracle = state_source == "gold" and any(s != "grounded" for s in settings)
+        if oracle:
+            caveats.append(oracle_line(source, "grounded" in settings))
     dropped = blocks.get("dst_fga") and dropped_slots_line(source,
                                                            blocks["dst_fga"].dropped_pred_slots)
     if dropped:
@@ -146,7 +156,8 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     for w in warnings:
         log.warning("%s", w)
     return EvaluationResult(system or "", ctx.version, source, coverage,
-                            warnings=tuple(warnings),
+                            warnings=tuple(warnings), caveats=tuple(caveats),
+                            oracle_states=oracle,
                             unknown_placeholders=dict(sorted(unknown.items())),
                             placeholders=ctx.standard.placeholders,
                             placeholders_extended=extended, **blocks)
