@@ -1,6 +1,7 @@
 """What the scorer's helper passes need of an evaluator: the interface
 :class:`~mwzrepro.scorer.evaluator.Evaluator` provides to the paired comparison
-(:mod:`mwzrepro.scorer.leaderboard.compare`) and the placeholder pass (:mod:`mwzrepro.scorer.dialects.placeholder_pass`).
+(:mod:`mwzrepro.scorer.leaderboard.compare`) and the placeholder pass
+(:mod:`mwzrepro.scorer.dialects.placeholder_pass`).
 
 Declared here, below all of them, so the helpers type their argument without importing the
 evaluator that imports them (no import cycle; docs/architecture.md, "Area order").
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from mwzrepro.core.params_defaults import ParamsDefaults
     from mwzrepro.scorer.inputs import PreparedInput
-    from mwzrepro.scorer.resources.load import VersionResources
+    from mwzrepro.scorer.resources.resource_set import VersionResources
 
 __all__ = ["ScoringContext"]
 

@@ -3,7 +3,8 @@
 library — the same functions the workflow's ``score-*`` phases call, so the numbers are the
 workflow's.
 
-Example (needs the data, fetched and cached on first use; see :mod:`mwzrepro.scorer.resources.load`)::
+Example (needs the data, fetched and cached on first use; see
+:mod:`mwzrepro.scorer.resources.load`)::
 
     from mwzrepro import Evaluator
     e = Evaluator(bleu=True, success=True, richness=True, dst=True)
@@ -76,7 +77,8 @@ class Evaluator:
             prefix, with a loud warning and the coverage in the signatures, as the reference
             evaluator scores them (default); False makes them an error.
         strict: anything below full coverage (missing dialogues or turns) is an error.
-        lexicalized: delexicalize every response first (:mod:`mwzrepro.scorer.lexicalized.delexicalize_pass`;
+        lexicalized: delexicalize every response first
+            (:mod:`mwzrepro.scorer.lexicalized.delexicalize_pass`;
             signatures gain ``lex:<version>-<pred|gold>``).
         cache_dir, mirror, registry: where resources are cached and fetched from
             (:func:`mwzrepro.scorer.resources.load.load_resources`).
@@ -209,8 +211,9 @@ class Evaluator:
 
     def evaluate_many(self, systems: Mapping[str, Any], **options: Any) -> Any:
         """Score ``{name: predictions or file path}`` in one call (the first is the baseline):
-        :func:`mwzrepro.scorer.leaderboard.evaluate_many.evaluate_many` (options, the table's columns and
-        units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per row)."""
+        :func:`mwzrepro.scorer.leaderboard.evaluate_many.evaluate_many` (options, the table's
+        columns and units, errors) gives a ``Leaderboard`` (``.table`` DataFrame, ``.results`` per
+        row)."""
         from mwzrepro.scorer.leaderboard.evaluate_many import evaluate_many
 
         return evaluate_many(self, systems, **options)

@@ -258,7 +258,8 @@ def coverage_of(dialogue_turns: Mapping[str, int], responses: list[str],
 
 
 class PreparedInput(NamedTuple):
-    """What :func:`mwzrepro.scorer.preparation.prepare_input` returns (unpacks as ``preds, prep, coverage, unknown``).
+    """What :func:`mwzrepro.scorer.preparation.prepare_input` returns (unpacks as ``preds, prep,
+    coverage, unknown``).
 
     Attributes:
         preds: the ``predictions`` table as columns ``{column: list}`` (``dialogue_id``,

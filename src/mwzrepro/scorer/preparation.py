@@ -26,7 +26,7 @@ from mwzrepro.scorer.inputs import (
 )
 
 if TYPE_CHECKING:
-    from mwzrepro.scorer.resources.load import VersionResources
+    from mwzrepro.scorer.resources.resource_set import VersionResources
 
 __all__ = ["PreparedInput", "prepare_input"]
 

@@ -193,7 +193,8 @@ class EvaluationResult:
         dialogues: per-dialogue rows when asked for (``evaluate(..., per_dialogue=True)``;
             :func:`mwzrepro.standard.trace.dialogue_row`); not part of :meth:`to_dict`.
         grounding: the grounded setting's ``grounding`` block
-            (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no key).
+            (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no
+            key).
         caveats: lines qualifying the figures, shown with them on stdout (key ``caveats``
             when there is one): a lexicalized-looking file scored without ``--lexicalized``,
             the oracle-state upper bound of ``lex:1-gold`` (spec-standard-evaluation §18.1).

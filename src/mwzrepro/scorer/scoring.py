@@ -8,7 +8,8 @@ placeholder warnings, the dialect scan (:mod:`mwzrepro.scorer.dialects.warning_l
 Inform/Success (and the grounded setting, :mod:`mwzrepro.scorer.lexicalized.grounding`),
 richness, the state metrics (§13 and the FGA paper's DST metrics), the
 normalization and state signature fields, the extended-placeholder pass
-(:mod:`mwzrepro.scorer.dialects.placeholder_pass`) and the lex:1 signatures. Sections: spec-standard-evaluation.
+(:mod:`mwzrepro.scorer.dialects.placeholder_pass`) and the lex:1 signatures. Sections:
+spec-standard-evaluation.
 """
 
 from __future__ import annotations

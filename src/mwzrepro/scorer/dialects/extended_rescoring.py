@@ -1,5 +1,5 @@
 """Rescoring a file under ``placeholders = extended`` from a run under ``reference`` at the cost
-of what changes (issue 28): only the turns whose normalized response or predicted state the
+of what changes: only the turns whose normalized response or predicted state the
 ``extended`` rule changes are normalized again, only their dialogues get Inform/Success again,
 and only their segments get BLEU statistics again.
 

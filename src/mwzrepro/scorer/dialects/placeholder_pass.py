@@ -1,4 +1,5 @@
-"""What the placeholder vocabulary costs a file (issues 18 and 28): when a run under
+"""What the placeholder vocabulary costs a file (spec-standard-evaluation §3.2 and the addendum of
+:mod:`mwzrepro.core.placeholders`): when a run under
 ``reference`` (spec-standard-evaluation §3.2) meets placeholders that ``extended``
 (:mod:`mwzrepro.core.placeholders`) maps — ``[hotel_ref]``, ``[train-leaveat]``,
 ``[phone_number]`` — or predicted-state names it resolves (``restuarant``, ``book_day``,

@@ -1,4 +1,4 @@
-"""The warnings a run adds about the dialect of its input (issue 28): predicted-state domains
+"""The warnings a run adds about the dialect of its input: predicted-state domains
 and slots the ontology does not know (:mod:`mwzrepro.core.state_dialects`, one line each, with
 counts) and, for a file scored without ``--lexicalized`` whose responses look lexicalized, the
 evidence and the figures with the option (:mod:`mwzrepro.scorer.lexicalized.detect`).

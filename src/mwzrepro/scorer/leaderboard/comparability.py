@@ -18,7 +18,8 @@ between rows that both have them (a row without states simply has no JGA).
 The *reference* is the signature shared by the most rows (ties: the group of the earliest
 row). Rows that differ from it are marked per differing field (``cov:944/1000``,
 ``lex:1-pred``), get no rank and no significance test, and one line names the fields that
-differ. Addendum to issue 32: rule as above; why, a table must not set numbers computed under
+differ. Addendum to spec-standard-evaluation §17.1 (the leaderboard): rule as above; why, a table
+must not set numbers computed under
 different settings side by side unmarked; signature fields: none added.
 
 >>> rows = {"a": {"bleu": "BLEU|ver:mwz21|v:1", "success": "I/S|state:gold|dom:provided|v:1"},

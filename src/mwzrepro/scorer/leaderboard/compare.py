@@ -11,7 +11,7 @@ and a p-value, in percent (BLEU on its 0–100 scale). The test set resampled is
 set of the evaluator's version, so with the same parameters the figures equal the pipeline's
 ``stats-compare``.
 
-Files that cover different dialogues (issue 32) are compared on the dialogues both cover,
+Files that cover different dialogues are compared on the dialogues both cover,
 paired, each figure recomputed on those dialogues, with a loud warning (an error under
 ``strict``): setting a 200-dialogue score against a 1000-dialogue one compares different test
 sets. Addendum: rule as stated; signature fields unchanged (the output states the dialogues
@@ -127,7 +127,8 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
                    names: tuple[str, str] = ("A", "B"), strict: bool = False
                    ) -> SharedComparison:
     """Compare ``a`` (scored by ``evaluators[0]``) with ``b`` (``evaluators[1]``; the two may
-    differ in a file's form, :mod:`mwzrepro.scorer.lexicalized.file_form`) on the dialogues both cover:
+    differ in a file's form, :mod:`mwzrepro.scorer.lexicalized.file_form`) on the dialogues both
+    cover:
     the full test set when both cover it (then the figures equal the pipeline's pairwise
     tables), else only the shared dialogues, each figure recomputed on them.
 

@@ -69,7 +69,8 @@ class Leaderboard:
         table: the DataFrame of the module docstring.
         results: ``{row: EvaluationResult}`` of every scored row (each equal to the row's
             one-file :meth:`Evaluator.evaluate`).
-        comparability: :class:`~mwzrepro.scorer.leaderboard.comparability.Comparability` of the rows.
+        comparability: :class:`~mwzrepro.scorer.leaderboard.comparability.Comparability` of the
+        rows.
         failures: ``{row: one-line error}`` of the files that could not be scored (only with
             ``keep_going``).
         params: the :class:`~mwzrepro.stats.params.StatsParams` of intervals and tests.

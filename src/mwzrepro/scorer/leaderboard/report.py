@@ -1,4 +1,5 @@
-"""Renderings of a multi-system table (:class:`mwzrepro.scorer.leaderboard.evaluate_many.Leaderboard`):
+"""Renderings of a multi-system table
+(:class:`mwzrepro.scorer.leaderboard.evaluate_many.Leaderboard`):
 ``mwzrepro score A B ... --format text|markdown|latex|csv|json``.
 
 One row per system, in the order given (the first is the baseline of the paired tests);

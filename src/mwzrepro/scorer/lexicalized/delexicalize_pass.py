@@ -30,7 +30,7 @@ from mwzrepro.prepare.delex.delexicalize_responses import (
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
 
 if TYPE_CHECKING:
-    from mwzrepro.scorer.resources.load import VersionResources
+    from mwzrepro.scorer.resources.resource_set import VersionResources
 
 __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
            "lex_warnings", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]

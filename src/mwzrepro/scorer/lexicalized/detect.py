@@ -1,5 +1,5 @@
-"""Recognizing a lexicalized prediction file scored without ``--lexicalized`` (issue 28): a
-file of surface text (venue names, phone numbers, booking references written out) scored as
+"""Recognizing a lexicalized prediction file scored without ``--lexicalized``: a file of surface
+text (venue names, phone numbers, booking references written out) scored as
 if it were delexicalized offers no venue and provides no requestable, so its Inform and
 Success are near zero with nothing said. When the responses look lexicalized, the run says so
 with the evidence and the figures the option would give::
@@ -8,19 +8,18 @@ with the evidence and the figures the option would give::
     venue, a phone number or a booking reference); with --lexicalized: Inform 96.5,
     Success 91.5, BLEU 92.8 (lex:1-gold; scored here without it)
 
-**Detector** (two steps, the second only when the first holds):
+**Detector**: rule 2 of :mod:`mwzrepro.scorer.lexicalized.form_measure`, in two steps, the
+second only when the first holds:
 
-1. *No placeholders.* The share of responses without any ``[...]`` placeholder
-   (:data:`~mwzrepro.core.slot_map.EXTENDED_PLACEHOLDER_RE`) is at least
-   :data:`MIN_WITHOUT_PLACEHOLDER` (0.8). The 19 public delexicalized files have at most
-   0.39 (AuGPT), the corpus text 1.0; a delexicalized file never gets to step 2, so the check
-   costs one regular-expression scan per response.
-2. *Values.* The responses are delexicalized as ``--lexicalized`` does
-   (:mod:`mwzrepro.prepare.delex.delexicalize_responses`, against the venue database and the
-   turn's state), and the share of responses in which that writes a venue name, a phone number
-   or a booking reference (``[name]``, ``[phone]``, ``[ref]``) where the response had none is
-   at least :data:`MIN_NAMING_VALUES` (0.15; the MultiWOZ 2.1 test corpus text: 0.35). A file
-   of placeholder-free small talk stays below it.
+1. *No placeholders* (:func:`~mwzrepro.scorer.lexicalized.form_measure.may_be_lexicalized`):
+   at least 0.8 of the responses carry no placeholder. The 19 public delexicalized files have
+   at most 0.39 (AuGPT), the corpus text 1.0; a delexicalized file never gets to step 2, so
+   the check costs one regular-expression scan per response.
+2. *Values* (:func:`~mwzrepro.scorer.lexicalized.form_measure.names_values`): the responses are
+   delexicalized as ``--lexicalized`` does (:mod:`mwzrepro.prepare.delex.delexicalize_responses`,
+   against the venue database and the turn's state), and in at least 0.15 of them that writes
+   a venue name, a phone number or a booking reference where the response had none (the
+   MultiWOZ 2.1 test corpus text: 0.35). A file of placeholder-free small talk stays below it.
 
 The figures are a second scoring of the delexicalized responses with the evaluator's settings
 (first Inform/Success setting), equal to a run with ``lexicalized=True`` (tested).
@@ -28,12 +27,17 @@ The figures are a second scoring of the delexicalized responses with the evaluat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mwzrepro.core.slot_map import EXTENDED_PLACEHOLDER_RE
+from mwzrepro.scorer.lexicalized.form_measure import (
+    HINT_MIN_NAMING,
+    HINT_MIN_WITHOUT_PLACEHOLDER,
+    may_be_lexicalized,
+    measure_form,
+    names_values,
+)
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
@@ -42,11 +46,9 @@ __all__ = ["MIN_WITHOUT_PLACEHOLDER", "MIN_NAMING_VALUES", "LexicalizedHint",
            "without_placeholder", "lexicalized_hint"]
 
 #: Detector step 1: least share (fraction) of responses without any placeholder.
-MIN_WITHOUT_PLACEHOLDER = 0.8
+MIN_WITHOUT_PLACEHOLDER = HINT_MIN_WITHOUT_PLACEHOLDER
 #: Detector step 2: least share (fraction) of responses naming a venue, phone or reference.
-MIN_NAMING_VALUES = 0.15
-
-_NAMED = re.compile(r"\[(?:name|phone|ref)\]")
+MIN_NAMING_VALUES = HINT_MIN_NAMING
 
 
 @dataclass(frozen=True)
@@ -77,24 +79,12 @@ class LexicalizedHint:
 
 
 def without_placeholder(responses: list[str]) -> float:
-    """Detector step 1: the share (fraction) of ``responses`` without any placeholder.
+    """Detector step 1's figure: the share (fraction) of ``responses`` without any placeholder.
 
     >>> without_placeholder(["[hotel_name] is nice", "Nandos is nice", "bye", "ok"])
     0.75
     """
-    if not responses:
-        return 0.0
-    return sum(1 for r in responses if not EXTENDED_PLACEHOLDER_RE.search(r)) / len(responses)
-
-
-def _naming_share(given: Mapping[str, Any], delexed: Mapping[str, Any]) -> float:
-    n = named = 0
-    for key, turns in given.items():
-        for before, after in zip(turns, delexed[key]):
-            n += 1
-            named += bool(_NAMED.search(after["response"])
-                          and not _NAMED.search(before["response"].lower()))
-    return named / n if n else 0.0
+    return measure_form(responses).without_placeholder_share
 
 
 def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
@@ -102,8 +92,8 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     """The :class:`LexicalizedHint` of a prediction mapping ``data`` whose raw responses are
     ``responses`` (file order), or None when the detector (module docstring) does not fire.
     """
-    share = without_placeholder(responses)
-    if share < MIN_WITHOUT_PLACEHOLDER or not any(r.strip() for r in responses):
+    measure = measure_form(responses)
+    if not may_be_lexicalized(measure) or not any(r.strip() for r in responses):
         return None  # placeholders, or no text at all (a states-only file)
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.inputs import read_shape
@@ -111,8 +101,10 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
 
     shaped, _ = read_shape(data, source)
     delexed, state_source = delexicalize_predictions(shaped, evaluator.resources)
-    naming = _naming_share(shaped, delexed)
-    if naming < MIN_NAMING_VALUES:
+    given = [t["response"] for turns in shaped.values() for t in turns]
+    written = [t["response"] for key in shaped for t in delexed[key]]
+    naming = measure_form(given, written)
+    if not names_values(naming):
         return None
     preds, prep, coverage, _ = evaluator._prepare(delexed, source)
     out: dict[str, Any] = {}
@@ -125,4 +117,5 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     if evaluator.metrics["bleu"]:
         out["bleu"] = bleu_block(preds, evaluator.resources.reference_columns,
                                  evaluator.version, source, coverage).score
-    return LexicalizedHint(share, naming, lex_value(state_source), **out)
+    return LexicalizedHint(measure.without_placeholder_share, naming.naming_share,
+                           lex_value(state_source), **out)

@@ -2,16 +2,18 @@
 vocabulary — given per file when several files are scored or compared in one call
 (``mwzrepro score A B --form A=lexicalized``, ``mwzrepro compare A B --lexicalized``).
 
-Rules (addendum to issue 32; signature fields: the existing ``lex:`` and ``ph:``):
+Rules (addendum to spec-standard-evaluation §2 for files scored together; signature fields:
+the existing ``lex:`` and ``ph:``):
 
 * ``--form NAME=VALUE[,VALUE]`` sets the form of the file whose row is NAME: ``lexicalized``,
   ``delexicalized``, ``placeholders=reference`` or ``placeholders=extended``; files without
   one take the command's ``--lexicalized`` / ``--placeholders``.
 * A delexicalized file is never lexicalized: under ``--lexicalized`` a file whose responses
   already carry placeholders (at least one response in ten with a ``[slot]`` token,
-  :func:`looks_delexicalized`) is scored as it is, with a warning naming it. Delexicalizing
-  it again would rewrite values left in its template responses (the issue's example moved a
-  delexicalized file's Inform from 83.4 to 83.5). An explicit ``NAME=lexicalized`` is obeyed.
+  :func:`looks_delexicalized`: rule 1 of :mod:`mwzrepro.scorer.lexicalized.form_measure`) is
+  scored as it is, with a warning naming it. Delexicalizing it again would rewrite values
+  left in its template responses (it moved one delexicalized file's Inform from 83.4 to
+  83.5). An explicit ``NAME=lexicalized`` is obeyed.
 
 >>> looks_delexicalized({"d": [{"response": "[value_name] is in the [value_area]."},
 ...                            {"response": "Anything else?"}]})
@@ -25,11 +27,16 @@ False
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mwzrepro.core.errors import ConfigError
+from mwzrepro.scorer.lexicalized.form_measure import (
+    DELEXICALIZED_MIN_SHARE,
+    carries_placeholders,
+    measure_form,
+    responses_of,
+)
 
 __all__ = ["looks_delexicalized", "parse_forms", "with_form", "kept_delexicalized",
            "FORM_VALUES"]
@@ -38,23 +45,12 @@ __all__ = ["looks_delexicalized", "parse_forms", "with_form", "kept_delexicalize
 FORM_VALUES = ("lexicalized", "delexicalized", "placeholders=reference",
                "placeholders=extended")
 
-_PLACEHOLDER = re.compile(r"\[[a-z][a-z_]*\]")
-
-
-def looks_delexicalized(data: Mapping[str, Any], share: float = 0.1) -> bool:
+def looks_delexicalized(data: Mapping[str, Any], share: float = DELEXICALIZED_MIN_SHARE
+                        ) -> bool:
     """Whether at least ``share`` of the responses of a prediction mapping carry a
-    ``[slot]`` placeholder (module docstring); turns without a string response are skipped,
-    legacy ``{"ID.json": ["response", ...]}`` lists are read too."""
-    total = hits = 0
-    for turns in data.values():
-        if not isinstance(turns, list):
-            continue
-        for t in turns:
-            text = t.get("response") if isinstance(t, Mapping) else t
-            if isinstance(text, str):
-                total += 1
-                hits += bool(_PLACEHOLDER.search(text))
-    return total > 0 and hits >= share * total
+    placeholder (module docstring); turns without a string response are skipped, legacy
+    ``{"ID.json": ["response", ...]}`` lists are read too."""
+    return carries_placeholders(measure_form(responses_of(data)), share)
 
 
 def kept_delexicalized(evaluator: Any, form: Mapping[str, Any] | None,

@@ -1,6 +1,6 @@
-"""The ``inform_success_grounded`` table (issue 27, "The pipeline"): standard against grounded
-Inform/Success of lexicalized text, with the grounding block's attribute accuracy, entity F1
-and unknown venues, one row per input.
+"""The ``inform_success_grounded`` table (docs/scoring.md, "Grounded scoring of lexicalized text"):
+standard against grounded Inform/Success of lexicalized text, with the grounding block's attribute
+accuracy, entity F1 and unknown venues, one row per input.
 
 Rows (column ``text``):
 
@@ -9,13 +9,13 @@ Rows (column ``text``):
 * ``as given``: each registered system of the ``lexicalized`` kind (``mwzrepro add-system
   --form lexicalized``), its file scored as it is;
 * ``filled``: each public system with predicted states, its delexicalized output filled from
-  its own predicted state (:func:`mwzrepro.scorer.lexicalized.round_trip.round_trip`) — the round-trip
-  systems, with the attribute accuracy of the filled values alone
+  its own predicted state (:func:`mwzrepro.scorer.lexicalized.round_trip.round_trip`) — the
+  round-trip systems, with the attribute accuracy of the filled values alone
   (:func:`mwzrepro.scorer.lexicalized.round_trip.filled_accuracy`).
 
 Every row is one ``Evaluator(lexicalized=True, setting="all").evaluate(...).to_dict()``
-(:mod:`mwzrepro.scorer.lexicalized.grounding`); :func:`grounded_table` assembles the rows, checks that
-their signatures agree on everything but the system and the ``lex`` state source, and puts
+(:mod:`mwzrepro.scorer.lexicalized.grounding`); :func:`grounded_table` assembles the rows, checks
+that their signatures agree on everything but the system and the ``lex`` state source, and puts
 one signature per column group in the notes (no system names). ``benchmarks/
 grounded_round_trip.py`` builds its rows with the same functions.
 """
@@ -52,7 +52,7 @@ _PER_ROW = ("state", "dom", "cov", "lex")
 def corpus_text(resources: Any) -> dict[str, list[dict[str, str]]]:
     """The corpus's own lexicalized test system turns as a prediction mapping
     ``{dialogue id: [{"response": text}, ...]}`` (from ``resources.references``, a
-    :class:`mwzrepro.scorer.resources.load.VersionResources`).
+    :class:`mwzrepro.scorer.resources.resource_set.VersionResources`).
 
     >>> class R: references = {"dialogue_id": ["a", "a", "b"], "text": ["x", "y", "z"]}
     >>> corpus_text(R())

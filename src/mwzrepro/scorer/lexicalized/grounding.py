@@ -1,4 +1,4 @@
-"""The grounded setting in the scorer (issue 27): ``Evaluator(lexicalized=True,
+"""The grounded setting in the scorer: ``Evaluator(lexicalized=True,
 setting="grounded")`` and ``mwzrepro score --lexicalized --setting grounded`` add the
 ``grounded`` Inform/Success block (:mod:`mwzrepro.standard.grounded`) and the ``grounding``
 block (:mod:`mwzrepro.standard.grounding_metrics`): attribute accuracy (total and per slot,
@@ -102,17 +102,20 @@ def check_lexicalized(links: Mapping[str, list[Any]], source: str) -> None:
 
     Raises:
         InputError: the responses hold more placeholders (``[restaurant_name]``) than values
-            the rule linked or read (counts excluded) — one line naming the file.
+            the rule linked or read (counts excluded; rule 3 of
+            :mod:`mwzrepro.scorer.lexicalized.form_measure`) — one line naming the file.
     """
-    placeholders = values = 0
-    for turns in links.values():
-        for r in turns:
-            placeholders += r.placeholders
-            values += sum(s.slot != "choice" for s in r.spans)
-    if placeholders > values:
+    from mwzrepro.scorer.lexicalized.form_measure import (
+        measure_form,
+        too_few_values_for_grounding,
+    )
+
+    measure = measure_form((), links=[r for turns in links.values() for r in turns])
+    if too_few_values_for_grounding(measure):
         raise InputError(f"{source}: setting grounded needs lexicalized text, but the responses "
-                         f"hold {placeholders} placeholders and {values} values (a "
-                         "delexicalized file): score it without --setting grounded")
+                         f"hold {measure.placeholders} placeholders and "
+                         f"{measure.linked_values} values (a delexicalized file): score it "
+                         "without --setting grounded")
 
 
 @lru_cache(maxsize=2)

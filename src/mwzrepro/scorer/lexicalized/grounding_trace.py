@@ -1,5 +1,5 @@
 """``mwzrepro explain FILE ID --lexicalized --setting grounded``: the grounded Inform/Success
-of one dialogue turn by turn (issue 27; :mod:`mwzrepro.standard.grounded`) — per turn the
+of one dialogue turn by turn (the addendum of :mod:`mwzrepro.standard.grounded`) — per turn the
 response as given, the venues it names with their database records, each value it gives
 marked correct or wrong against the venue it belongs to, and per active goal domain the
 grounded offered set (named, or the state's query where no venue is linked) and the

@@ -1,4 +1,4 @@
-"""Probes of the grounded setting (issue 27): lexicalized prediction mappings with their venues
+"""Probes of the grounded setting: lexicalized prediction mappings with their venues
 or values made wrong on purpose, from lex:1's entity-linked spans, so that a score can show it
 sees the difference (``standard`` cannot: the delexicalized text is the same).
 

@@ -1,13 +1,13 @@
-"""The round trip of issue 27: a public system's delexicalized output filled from its own
+"""The round trip: a public system's delexicalized output filled from its own
 predicted state, then scored as lexicalized text (the round-trip rows of
 ``inform_success_grounded``, :mod:`mwzrepro.scorer.lexicalized.grounded_table`).
 
 **The fill** (:func:`round_trip`):
 :func:`~mwzrepro.prepare.delex.relexicalize.lexicalize_predictions` in its ``consistent``
 mode, a system that keeps to the venues it names and listens: the venues the user names
-before a turn (:func:`~mwzrepro.scorer.lexicalized.grounding.user_named`) and the venues the system's
-own response names in words (``the postcode for the Yippee Noodle Bar is [postcode]``) become
-the domain's venue in focus, the system's in the response's own turn; and in a file without
+before a turn (:func:`~mwzrepro.scorer.lexicalized.grounding.user_named`) and the venues the
+system's own response names in words (``the postcode for the Yippee Noodle Bar is [postcode]``)
+become the domain's venue in focus, the system's in the response's own turn; and in a file without
 ``active_domains`` an unprefixed placeholder is of the domain the reference evaluator
 estimates from the predicted states (spec-standard-evaluation §8), the domain the standard
 setting scores the turn for, rather than the relexicalizer's own guess (the state domain that
@@ -23,8 +23,8 @@ whole text this gives the accuracy of the *filled* values: the checked values of
 lexicalized text less, per turn, those the system's original response already gives — lex:1
 links of the original (:meth:`~mwzrepro.prepare.delex.delexicalize_responses.Delexicalizer.
 link` finds values in words between placeholders), matched by slot and comparable form
-(:func:`~mwzrepro.standard.grounded_values.value_key`), each original value once. Issue 27's
-round-trip acceptance (≥ 99 % for each of the 13 systems) is on this figure.
+(:func:`~mwzrepro.standard.grounded_values.value_key`), each original value once. The
+round trip is held to ≥ 99 % on this figure for each of the 13 systems.
 """
 
 from __future__ import annotations
