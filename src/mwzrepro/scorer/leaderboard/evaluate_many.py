@@ -139,7 +139,7 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None, str], with_st
                 fga_lambda: float, references: Any, per_dialogue: bool) -> _Scored:
     """The :class:`_Scored` of one row (in a worker)."""
     from mwzrepro.scorer.leaderboard.compare import prediction_stats
-    from mwzrepro.scorer.lexicalized.file_form import kept_delexicalized, with_form
+    from mwzrepro.scorer.lexicalized.file_form import lexicalized_form, with_form
     from mwzrepro.scorer.inputs import read_shape
 
     name, source, form, label = item
@@ -148,13 +148,8 @@ def _score_item(evaluator: Any, item: tuple[str, Any, dict | None, str], with_st
     try:
         data = read_predictions(source) if isinstance(source, str | Path) else source
         read_shape(data, label)
-        notes = []
-        kept = kept_delexicalized(evaluator, form, data)
-        if kept is not None:
-            form = kept
-            notes.append(f"{label}: responses carry placeholders (delexicalized): scored as "
-                         "they are, not delexicalized again (--lexicalized applies to "
-                         "lexicalized files only; --form NAME=lexicalized forces it)")
+        form, line = lexicalized_form(evaluator, form, data, label)
+        notes = [line] if line else []
         ev = with_form(evaluator, form)
         result = ev.evaluate(data, name, label, per_dialogue=per_dialogue)
         stats = prediction_stats(ev, data, name, fga_lambda, references) if with_stats \
