@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -62,6 +63,10 @@ def test_trippy_corpus_properties(trippy_scores):
     assert values == sorted(values)
     assert s.fga[100.0] == pytest.approx(s.m2 / s.turns, abs=1e-12)
     assert s.jga <= s.fga[0.5] <= s.m2 / s.turns
+    # RSA from flags and gold presence (T* = correct + wrong slots); measured, a regression
+    # pin. GCA needs values: not computable from flags (spec-dst-metrics §12)
+    assert (pct(s.rsa), s.rsa_turns, s.gca) == (88.08, 7267, None)  # 6 empty gold turns with a
+    # prediction count (0); the other 101 are left out
 
 
 def test_trippy_file_shape_and_slot_order(trippy_flags, mirror):
@@ -98,6 +103,13 @@ def test_predicting_nothing_on_21_test(gold21):
     assert pct(s.sa) == 81.07 and pct(s.jga) == 1.45 and s.m1 == 107
     assert s.aga == 0.0 and s.aga_turns == 7261
     assert s.fga[0.0] == s.jga
+    # RSA: the 7261 turns with a gold slot score 0, the 107 empty ones are left out (§12.1);
+    # GCA (§12.2): every new gold value is missed, and the 109 slot removals of the gold
+    # states are "correct" (the empty prediction has none of those slots either):
+    # c (D_p + D_r) / (D_p² + D_r²) with w = o = 0
+    assert (s.rsa, s.rsa_turns) == (0.0, 7261)
+    assert s.gca_changes == {"correct": 109, "wrong": 0, "over": 0, "missed": 8635}
+    assert s.gca == float(Fraction(109 * (109 + 8744), 109 ** 2 + 8744 ** 2))
 
 
 # ------------------------------------------------------------------------------------------
@@ -133,6 +145,7 @@ def test_human_eval_sample_figures(human_logs):
     assert (s.m1, s.m2) == (375, 608)
     assert (pct(s.jga), pct(s.sa), pct(s.aga)) == (49.93, 97.29, 90.80)
     assert [pct(s.fga[lam]) for lam in LAMBDAS] == [62.09, 68.55, 72.38, 74.84]
+    assert (pct(s.rsa), pct(s.gca)) == (87.16, 88.18)
 
 
 # ------------------------------------------------------------------------------------------

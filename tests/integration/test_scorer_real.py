@@ -124,6 +124,9 @@ def test_every_number_equals_the_committed_pipeline_outputs(api_results, system)
     for k in ("jga", "sa", "aga", "aga_relative", "fuzzy_jga"):
         assert fga[k] == 100 * row[k]
     assert fga["fga"] == {lam: 100 * v for lam, v in row["fga"].items()}
+    for k in ("rsa", "gca"):  # in the metrics from the pipeline run that added them
+        if k in row:
+            assert fga[k] == (None if row[k] is None else 100 * row[k])
 
 
 def test_drop_in_call_of_the_reference_evaluator(mirror, cache, evaluators, monkeypatch):

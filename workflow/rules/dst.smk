@@ -3,6 +3,7 @@
 #   score-dst-flags   TripPy's released per-slot flags
 #   score-dst-human   the FGA release's 100 human-evaluation logs (SOM-DST sample)
 #   tables-dst        the FGA paper's Table 1 shape, plot and metrics
+#   tables-dst-conventions  every DST scoring preset, and the ladder from fga to mwzeval
 # Every command takes the whole `dst` block of params.yaml (options()).
 import os
 
@@ -116,3 +117,34 @@ rule tables_dst:
 
 
 ALL_TARGETS.extend(rules.tables_dst.output)
+
+
+rule tables_dst_conventions:
+    input:
+        predictions=expand("data/interim/predictions/{system}.parquet", system=SYSTEMS),
+        states=expand("data/interim/{version}/test/states.parquet", version=VERSIONS),
+        dialogues=expand("data/interim/{version}/test/dialogues.parquet", version=VERSIONS),
+        code=code("tables-dst-conventions"),
+    output:
+        ladder=multiext("results/tables/dst_conventions", ".md", ".csv", ".tex"),
+        presets=multiext("results/tables/dst_presets", ".md", ".csv", ".tex"),
+        metrics="results/metrics/dst_conventions.json",
+        record="results/records/dst_conventions.json",
+    log:
+        "logs/tables-dst-conventions.log",
+    conda:
+        ENV
+    params:
+        gold=" ".join(
+            f"--gold {v} data/interim/{v}/test/states.parquet"
+            f" data/interim/{v}/test/dialogues.parquet"
+            for v in VERSIONS
+        ),
+    shell:
+        "mwzrepro tables-dst-conventions --predictions-dir data/interim/predictions"
+        " {params.gold} --ladder-table results/tables/dst_conventions"
+        " --presets-table results/tables/dst_presets --metrics {output.metrics}"
+        " --record {output.record} --log {log}"
+
+
+ALL_TARGETS.extend(rules.tables_dst_conventions.output)

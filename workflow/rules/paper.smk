@@ -65,7 +65,7 @@ for _style in ("damd", "augpt", "uniconv"):
     )
 
 
-# Scheduling (issue 19): the style references and their BLEU scores are the longest chain of
+# Scheduling: the style references and their BLEU scores are the longest chain of
 # a cold run (score_bleu_styles alone takes about 20 s, single-threaded, and only needs the
 # predictions); without a priority Snakemake started them last, leaving one core idle at the
 # end. Priorities change the order of jobs only, never what runs.

@@ -60,7 +60,7 @@ rule report_provenance:
     output:
         report(
             # beside the table pages, not among them: results/report/pages/ is then all
-            # report-table's, one directory output of its DVC stage (issue 19)
+            # report-table's, one directory output of its DVC stage
             "results/report/provenance.html",
             caption=f"{REPORT_CAPTIONS}/provenance.rst",
             category="Provenance",

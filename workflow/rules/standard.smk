@@ -223,10 +223,10 @@ rule tables_trace:
         " {params.options} --table results/tables/inform_success_trace --log {log}"
 
 
-# Issue 27: the corpus's own lexicalized responses ("oracle, lexicalized"), the systems of the
-# lexicalized kind as given, and each other system with predicted states relexicalized from
-# them, scored standard and grounded (2.1 only: the scorer's resources are built in the job
-# from the downloaded raw files).
+# Grounded scoring (docs/scoring.md): the corpus's own lexicalized responses ("oracle,
+# lexicalized"), the systems of the lexicalized kind as given, and each other system with
+# predicted states relexicalized from them, scored standard and grounded (2.1 only: the
+# scorer's resources are built in the job from the downloaded raw files).
 GROUNDED_VERSION = "mwz21"
 
 

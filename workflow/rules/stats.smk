@@ -130,6 +130,7 @@ rule stats_ranking:
         consistency_dst="results/records/consistency_dst.json",
         published="workflow/resources/published/leaderboard.yaml",
         bleu_styles=STATS_STYLES,
+        dst_presets="results/records/dst_conventions.json",
         code=code("stats-ranking"),
     output:
         table=multiext("results/tables/stats_ranking", ".md", ".csv", ".tex"),
@@ -151,6 +152,7 @@ rule stats_ranking:
     shell:
         "mwzrepro stats-ranking {params.stats} --consistency-dst {input.consistency_dst}"
         " --published {input.published} {params.styles} {params.args}"
+        " --dst-presets {input.dst_presets}"
         " --table results/tables/stats_ranking"
         " --ranks-table results/tables/stats_ranks --plots-dir results/plots"
         " --metrics {output.metrics} --record {output.record} --log {log}"

@@ -1,4 +1,4 @@
-"""One code-dependency entry per command: ``data/code-deps/<command>.sha1`` (issue 19).
+"""One code-dependency entry per command: ``data/code-deps/<command>.sha1``.
 
 A pipeline step depends on the package source files its ``mwzrepro <command>`` may load
 (:mod:`code_deps`). Listing them one by one made 12-37 dependency entries per DVC stage (about

@@ -1,5 +1,5 @@
 """The DVC pipeline in several ``dvc.yaml`` files, one per area, each with its own small
-``dvc.lock`` (issue 19: DVC rewrites a stage's whole lock file, a round-trip YAML parse and
+``dvc.lock`` (DVC rewrites a stage's whole lock file, a round-trip YAML parse and
 dump, after every stage it runs or restores; with one 230 KB lock that was half of DVC's own
 time in a ``dvc repro``).
 
@@ -14,7 +14,7 @@ time in a ``dvc repro``).
   ``dvc.yaml`` of the repository, and ``dvc pull <output path>`` finds its stage anywhere.
 * An area whose lock would hold more than :data:`LOCK_BUDGET` entries (deps and outs of its
   stages, :func:`lock_entries`) is split: each of its stage families gets its own
-  file, ``workflow/pipelines/<area>.<family>/dvc.yaml`` (issue 19, round 3: DVC rewrites the
+  file, ``workflow/pipelines/<area>.<family>/dvc.yaml`` (DVC rewrites the
   whole lock after each stage it runs or restores, a round-trip YAML parse and dump; the
   threshold loop's five ``stats`` stages rewrote the 40 KB ``stats`` lock five times, a
   third of a run-cache restore). The budget keeps the small areas whole: every file costs

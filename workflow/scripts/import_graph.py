@@ -270,8 +270,8 @@ def load_closure(pkg: Package, roots: Iterable[str]) -> set[str]:
 def file_graph(pkg: Package) -> dict[str, set[str]]:
     """``{module: package modules it names}`` over every import statement of each file:
     module level, inside functions and under ``if TYPE_CHECKING:`` alike (the graph in which
-    the layout allows no cycle, issue 29). A ``from package import name`` binding a module
-    counts as that module, else as the package."""
+    the layout allows no cycle: docs/architecture.md, "Area order"). A ``from package import
+    name`` binding a module counts as that module, else as the package."""
     graph: dict[str, set[str]] = {}
     for name, mod in pkg.modules.items():
         out = graph.setdefault(name, set())

@@ -7,7 +7,7 @@ same name (``score_bleu`` -> ``score-bleu``), each of its jobs one stage (``fore
 jobs' wildcard values, ``score-bleu@mwz21``; a rule with a single job and no wildcards is a
 plain stage). A stage runs exactly the job's shell command, depends on exactly the job's
 inputs and outputs exactly the job's outputs, recorded with as few entries as DVC needs
-(issue 19: DVC hashes, compares and rewrites every entry on every command):
+(DVC hashes, compares and rewrites every entry on every command):
 
 * the code files its command loads (derived from the import graph by ``code_deps.py``) are
   one entry, the command's listing ``data/code-deps/<command>.sha1`` (``code_digest.py``,
@@ -25,11 +25,11 @@ The DAG is read in *template mode*
 ``${block.key}``, which DVC interpolates from ``params.yaml``. Editing such a value and
 running ``dvc repro`` (without regenerating) reruns exactly the stages that use it, with the
 new value: their resolved command differs from the one in ``dvc.lock`` (``dvc status``
-says "changed command"), and the run cache is keyed by it too. A stage lists no ``params:``
-(issue 19, round 4): they would add nothing to what reruns, but ``dvc status`` would parse
-``params.yaml`` once per stage and walk its whole tree once per key (534 lookups, a fifth
-of its time). ``dvc params diff`` and ``dvc exp show`` still report every value, since
-``params.yaml`` is DVC's default params file. Editing a structural key (datasets, versions,
+says "changed command"), and the run cache is keyed by it too. A stage lists no ``params:``:
+they would add nothing to what reruns, but ``dvc status`` would parse ``params.yaml`` once per
+stage and walk its whole tree once per key (534 lookups, a fifth of its time). ``dvc params
+diff`` and ``dvc exp show`` still report every value, since ``params.yaml`` is DVC's default
+params file. Editing a structural key (datasets, versions,
 systems, ...) changes the DAG: regenerate.
 
 Outputs under ``results/metrics/`` (numbers-only JSON), ``results/records/`` (the full

@@ -5,7 +5,7 @@ Usage: python workflow/scripts/make_params_table.py [--check]
 For each parameter model of :data:`MODELS` (those the user command ``mwzrepro score`` and the
 scorer need) writes its click option rows (:func:`mwzrepro.core.params.option_rows`) and its
 validated defaults (``model().model_dump()``), so that ``score`` starts without importing
-pydantic (issue 21). ``--check`` only reports whether the file is current (exit 1 if not).
+pydantic. ``--check`` only reports whether the file is current (exit 1 if not).
 Run it after changing one of these models.
 """
 

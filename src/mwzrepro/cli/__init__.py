@@ -64,6 +64,7 @@ COMMANDS: dict[str, str] = {
     "tables-consistency-dst": "mwzrepro.cli.consistency_dst:tables_consistency_dst",
     "tables-delex-example": "mwzrepro.cli.paper:tables_delex_example",
     "tables-dst": "mwzrepro.cli.dst_tables:tables_dst",
+    "tables-dst-conventions": "mwzrepro.cli.dst_conventions:tables_dst_conventions",
     "tables-fga-stats": "mwzrepro.cli.paper:tables_fga_stats",
     "tables-grounded": "mwzrepro.cli.tables_grounded:tables_grounded",
     "tables-outputs": "mwzrepro.cli.paper:tables_outputs",

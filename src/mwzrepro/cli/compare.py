@@ -1,6 +1,6 @@
 """The user command ``compare``: two prediction files (the reference evaluator's format) scored
 on the same test set and compared metric by metric — A, B, A − B, the paired bootstrap
-interval of the difference and its p-value (issue 14: is the difference real?). Inform and
+interval of the difference and its p-value (is the difference real?). Inform and
 Success (the chosen setting), BLEU and, when both files carry a state on every turn, JGA and
 FGA(λ). Library: :meth:`mwzrepro.scorer.evaluator.Evaluator.compare`."""
 

@@ -25,6 +25,7 @@ from mwzrepro.consistency.counts import count_changes, turn_units
 from mwzrepro.consistency.export import export_convlab
 from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
 from mwzrepro.consistency.params import ConsistencyParams
+from mwzrepro.consistency.settings import correction_settings
 from mwzrepro.core.io import read_table, write_table
 from mwzrepro.core.params import click_options, from_options
 
@@ -60,7 +61,7 @@ def correct(dialogues: Path, turns: Path, states: Path, raw: Path, db_dir: Path,
             version: str, split: str, out: Path, changes: Path, export_path: Path, counts: Path,
             units: Path, log_file: Path | None, **kw: Any) -> None:
     """Annotation-consistency correction of one (version, split) (Qian et al. 2021)."""
-    settings = from_options(ConsistencyParams, kw, "consistency").correction()
+    settings = correction_settings(from_options(ConsistencyParams, kw, "consistency"))
     log = setup_logging(log_file)
     tables = {name: read_table(path, name) for name, path in
               (("dialogues", dialogues), ("turns", turns), ("states", states))}

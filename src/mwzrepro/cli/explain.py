@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
+from mwzrepro.cli.score_conversations import conversation_option
 
 
 @click.command("explain")
@@ -26,17 +27,26 @@ from mwzrepro.cli.score import IN_FILE, make_evaluator, resource_options
                    "venues, their records, each value correct or wrong).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text (readable) or json (every field).")
+@conversation_option
 def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
             **kw: Any) -> None:
     """Print the Inform/Success trace of DIALOGUE_ID (e.g. sng0580, the paper's Table 7
     dialogue) in PREDICTIONS_FILE (with --lexicalized, first each response before and after
-    its delexicalization)."""
+    its delexicalization). A conversation file (records with turns): the conversation turn
+    by turn, the venues named and each value marked correct or WRONG."""
     from mwzrepro.cli.options import setup_logging
+    from mwzrepro.scorer.lexicalized.conversation_input import looks_like_conversation_file
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import check_structure
     from mwzrepro.standard.report import format_trace
 
     setup_logging(None)
+    if looks_like_conversation_file(predictions_file):
+        from mwzrepro.cli.score_conversations import explain_conversation_file
+
+        click.echo(explain_conversation_file(predictions_file, dialogue_id, kw, fmt), nl=False)
+        return
+    kw.pop("conversation_format")
     data = read_predictions(predictions_file)
     check_structure(data, predictions_file.name)
     evaluator = make_evaluator(kw, ("success",), setting)

@@ -24,6 +24,7 @@ from mwzrepro.cli.options import (
     AliasOption,
     setup_logging,
 )
+from mwzrepro.cli.score_conversations import conversation_option
 from mwzrepro.cli.score_many import many_options
 from mwzrepro.core.params import click_options, from_options, parse_list
 from mwzrepro.standard.active_domains import SYSTEM_DOMAIN_SOURCES
@@ -137,13 +138,19 @@ def _metrics(text: str) -> tuple[str, ...]:
               help="Write one row per dialogue here (Inform/Success per domain, offered and "
                    "goal venues, requested and provided slots): .csv, .json or .jsonl; "
                    "several files: a directory receiving <name>.csv per file.")
+@click.option("--dst-convention", default=None, metavar="NAME|all",
+              help="Score the states under a DST scoring preset (fga, mwzeval, simpletod, "
+                   "simpletod-original, trade, convlab3; spec-dst-metrics §12.9) or all of "
+                   "them: text output is one row per preset (JGA, slot accuracy, signature), "
+                   "json gains a dst_conventions block; several files are ranked under it.")
 @click.option("--result-cache/--no-result-cache", default=True, show_default=True,
               help="Reuse the stored result when this exact file was scored with the same "
                    "settings, package and resources before (the cache verifies it).")
 @many_options
+@conversation_option
 def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: str,
           strict: bool, system: str | None, out: Path | None, per_dialogue: Path | None,
-          result_cache: bool, **kw: Any) -> None:
+          result_cache: bool, dst_convention: str | None, **kw: Any) -> None:
     """Score prediction files (reference evaluator format) against the MultiWOZ test set.
 
     Several files (a directory: its *.json; a quoted glob: its matches) give one table, a row
@@ -159,6 +166,7 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     This is the command for your own file; score-bleu, score-success, ... are the pipeline's
     steps. --version is the former name of --dataset-version (still accepted).
     """
+    from mwzrepro.cli.score_conversations import score_conversation_files, split_conversation_files
     from mwzrepro.cli.score_many import MANY_KEYS, expand_inputs, is_many, score_many
     from mwzrepro.core.gc_pause import paused_gc
     from mwzrepro.scorer.resources.cache import cache_root
@@ -169,6 +177,27 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     log = setup_logging(None)
     chosen = _metrics(metrics)
     paths = expand_inputs(files)
+    if dst_convention is not None:
+        from mwzrepro.scorer.dst_conventions import convention_names
+
+        convention_names(dst_convention)  # an unknown name: one line, before any work
+    paths, conversations = split_conversation_files(paths, kw)
+    if conversations:
+        if per_dialogue is not None:
+            from mwzrepro.core.errors import ConfigError
+
+            raise ConfigError("--per-dialogue: conversation files give one entry per "
+                              "conversation in --format json (its 'conversations')")
+        many = len(conversations) > 1 or bool(paths)
+        score_conversation_files(conversations, fmt, None if paths else out, kw, many)
+        if not paths:
+            return None
+    kw.pop("conversation_format")
+    if dst_convention is not None:
+        if len(paths) > 1:
+            return _rank_conventions(paths, dst_convention, fmt,
+                                     {k: v for k, v in kw.items() if k not in MANY_KEYS})
+        kw["dst_convention"] = dst_convention
     if is_many(paths, fmt, kw):
         if system is not None:
             raise click.UsageError("--system names one file; with several give --names")
@@ -186,8 +215,9 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     predictions_file = paths[0]
     name = system or predictions_file.stem
     options = {**{k: str(v) for k, v in kw.items()
-                  if k != "lexicalized" or v}, "metrics": chosen, "setting": setting,
-               "strict": strict, "system": name, "input": predictions_file.name,
+                  if k not in ("lexicalized", "dst_convention") or v}, "metrics": chosen,
+               "setting": setting, "strict": strict, "system": name,
+               "input": predictions_file.name,
                **({"form": ",".join(form_values)} if form_values else {})}
     stored, key = None, None
     if result_cache and per_dialogue is None:
@@ -206,8 +236,35 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
         from mwzrepro.core.io import write_text
 
         write_text(format_result(with_units(stored, units), "json"), out)
+    if dst_convention is not None and fmt == "text":
+        from mwzrepro.scorer.dst_conventions import format_conventions
+
+        click.echo(format_conventions(stored["dst_conventions"], f"{name} on {kw['version']}: "
+                                      f"JGA and slot accuracy by DST scoring preset"))
+        return
     click.echo(format_result(with_units(stored, units if fmt == "json" else "percent"), fmt),
                nl=False)
+
+
+def _rank_conventions(paths: list[Path], name: str, fmt: str, kw: dict[str, Any]) -> None:
+    """``score A B C --dst-convention NAME``: the files ranked by JGA under the preset(s)."""
+    import json
+
+    from mwzrepro.scorer.dst_conventions import rank_conventions
+    from mwzrepro.scorer.evaluator import read_predictions
+    from mwzrepro.scorer.inputs import read_shape
+
+    data = {}
+    for path in paths:
+        data[path.stem] = read_predictions(path)
+        read_shape(data[path.stem], path.name)     # every file checked before any scoring
+    evaluator = make_evaluator(kw, (), "standard", False, dst_convention=name)
+    blocks = {stem: evaluator.evaluate(d, stem, f"{stem}.json").dst_conventions.to_dict()
+              for stem, d in data.items()}
+    if fmt == "json":
+        click.echo(json.dumps(blocks, indent=2))
+    else:
+        click.echo(rank_conventions(blocks))
 
 
 def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, strict: bool,
@@ -252,7 +309,7 @@ def _evaluator(kw: dict[str, Any], chosen: tuple[str, ...], setting: str, strict
     """The evaluator of ``score``'s options (metrics, setting, standard and richness blocks)."""
     standard = from_options(STANDARD_PARAMS, kw, "standard")
     richness = from_options(RICHNESS_PARAMS, kw, "richness")
-    return make_evaluator(kw, chosen, setting, strict,
+    return make_evaluator(kw, chosen, setting, strict, dst_convention=kw.get("dst_convention"),
                           state_match_threshold=standard.state_match_threshold,
                           placeholders=standard.placeholders,
                           msttr_window=richness.msttr_window)

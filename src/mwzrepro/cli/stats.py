@@ -1,7 +1,7 @@
 """Phases ``stats-resample`` (one metric family of one version on the shared resamples),
 ``stats-bootstrap`` (intervals and significance of one version's figures),
 ``stats-ranking`` (ranking stability across conditions) and the user command
-``stats-compare`` (two systems, metric by metric). Issue 14."""
+``stats-compare`` (two systems, metric by metric)."""
 
 from __future__ import annotations
 
@@ -260,6 +260,10 @@ def _bootstrap_version(version: str, replicates: list[Path], metrics: Path,
 @click.option("--bleu-styles", type=IN_FILE, default=None,
               help="bleu_styles.json: BLEU of every system under every reference style "
               "(conditions 'ref:<style>' of the metric 'bleu-styles').")
+@click.option("--dst-presets", type=IN_FILE, default=None,
+              help="dst_conventions.json: JGA of every system under every DST scoring preset "
+              "(conditions '<version> <preset>' of the metric 'dst-presets', compared within "
+              "a version).")
 @click_options(StatsParams)
 @click.option("--table", type=PATH, required=True, help="τ table stem (.md/.csv/.tex).")
 @click.option("--ranks-table", type=PATH, required=True, help="Ranks table stem.")
@@ -269,12 +273,14 @@ def _bootstrap_version(version: str, replicates: list[Path], metrics: Path,
 @record_option
 @log_option
 def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
-                  published: Path | None, bleu_styles: Path | None, table: Path,
+                  published: Path | None, bleu_styles: Path | None,
+                  dst_presets: Path | None, table: Path,
                   ranks_table: Path, plots_dir: Path, metrics: Path,
                   record: Path | None, log_file: Path | None,
                   **kw: Any) -> None:
     """Kendall's τ-b between the rankings of every pair of conditions (versions, settings,
-    corrected annotations, the published leaderboard, reference styles), the systems moving
+    corrected annotations, the published leaderboard, reference styles, DST scoring presets),
+    the systems moving
     most, bump charts."""
     import yaml
 
@@ -291,7 +297,8 @@ def stats_ranking(stats_files: tuple[Path, ...], consistency_dst: Path | None,
         else None
     board = yaml.safe_load(published.read_text(encoding="utf-8")) if published else None
     styles = json.loads(bleu_styles.read_text(encoding="utf-8")) if bleu_styles else None
-    rep = ranking_report(versions, corrected, board, params, styles)
+    presets = json.loads(dst_presets.read_text(encoding="utf-8")) if dst_presets else None
+    rep = ranking_report(versions, corrected, board, params, styles, presets)
     render_table(rep.tau, table, rep.tau_title, decimals={"tau_b": 3, "largest move": 1},
                  notes=rep.tau_notes)
     render_table(rep.ranks, ranks_table, rep.ranks_title, decimals=1, notes=rep.ranks_notes)

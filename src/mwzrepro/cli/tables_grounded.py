@@ -1,5 +1,6 @@
 """Pipeline step ``tables-grounded``: standard against grounded Inform/Success of lexicalized
-text (issue 27), ``results/tables/inform_success_grounded`` and its metrics
+text (the setting's addendum: :mod:`mwzrepro.standard.grounded`),
+``results/tables/inform_success_grounded`` and its metrics
 (:mod:`mwzrepro.scorer.lexicalized.grounded_table`).
 
 The scorer's resources of the version are built in a temporary cache from the raw files the

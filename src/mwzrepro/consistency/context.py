@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from mwzrepro.consistency.lexicons import Inventories
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.consistency.text import Mapped, lower, normalize_entity, nword_matches
 
 __all__ = ["Hit", "TurnContext", "VisibleState", "USER_SEP", "first_span", "has_any"]

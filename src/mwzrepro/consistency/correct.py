@@ -27,7 +27,7 @@ from mwzrepro.consistency.detect import Detection, detect_dialogue
 from mwzrepro.consistency.dialogue import Dialogue, dialogues_from_tables, is_labeled
 from mwzrepro.consistency.lexicons import Inventories, Labeller
 from mwzrepro.consistency.overrides import Override
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.consistency.rules import FAMILIES, SCOPE
 from mwzrepro.consistency.text import PARTIAL_RATIO_IMPL
 from mwzrepro.core.errors import InputError

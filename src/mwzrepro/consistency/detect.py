@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from mwzrepro.consistency.context import Hit, TurnContext
 from mwzrepro.consistency.dialogue import Dialogue, is_labeled, visible_state
 from mwzrepro.consistency.lexicons import Inventories, Labeller
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.consistency.rules import FAMILIES, Family
 
 __all__ = ["Detection", "merge_hits", "apply_policy", "detect_dialogue"]

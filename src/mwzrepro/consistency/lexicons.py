@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.consistency.text import normalize_value
 from mwzrepro.core.errors import ConfigError, InputError
 

@@ -11,17 +11,14 @@ spec's "reference profile"), validation and description — with the block's nes
 Snakemake and DVC render the same command line. The list defaults are rendered from the
 ``DEFAULT_*`` constants below, their single definition.
 
-:meth:`ConsistencyParams.correction` converts the block into the flat, parsed
-:class:`CorrectionSettings` the rules read; :meth:`CorrectionSettings.profile` names every
-setting that differs from the reference profile, as §10 requires for the counts report.
+The flat, parsed settings the rules read
+(:class:`~mwzrepro.consistency.settings.CorrectionSettings`) are built from the block in
+:mod:`mwzrepro.consistency.settings`.
 
 Example:
     >>> p = ConsistencyParams()
     >>> p.name_strip_leading_the.min_chars, p.price_lexicon.split("|")[2]
     (6, ' expensive=expensive')
-    >>> s = p.correction()
-    >>> s.price_lexicon[2], s.name_seed_aliases[0], s.profile_name()
-    ((' expensive', 'expensive'), ('all saints', 'all saints church', 'attraction'), 'reference')
     >>> from mwzrepro.core.params import validate_block
     >>> validate_block(ConsistencyParams, {"fuzzy_name_match": {"threshold": 101}}, "consistency")
     Traceback (most recent call last):
@@ -31,26 +28,24 @@ Example:
 
 from __future__ import annotations
 
-import functools
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator
 
-from mwzrepro.consistency.overrides import Override, read_overrides
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.core.params import STRUCTURAL, ParamsModel, parse_list, parse_pairs
 from mwzrepro.core.venue_aliases import DEFAULT_SEED_ALIASES
 
 __all__ = [
     "ConsistencyParams",
-    "CorrectionSettings",
     "NameStripLeadingThe",
     "FuzzyNameMatch",
     "AreaMasking",
     "RestaurantCues",
     "VerificationSample",
     "parse_seed_aliases",
+    "bar_list",
+    "bar_pairs",
     "DEFAULT_SEED_ALIASES",
     "DEFAULT_PRICE_LEXICON",
     "DEFAULT_REJECTION_CUES",
@@ -76,12 +71,13 @@ DEFAULT_RESTAURANT_CUES: tuple[str, ...] = (
 )
 
 
-def _bar(text: str) -> tuple[str, ...]:
+def bar_list(text: str) -> tuple[str, ...]:
     """Items of a ``|``-separated list, verbatim (a leading space may be significant)."""
     return parse_list(text, "|", strip=False)
 
 
-def _pairs(text: str) -> tuple[tuple[str, str], ...]:
+def bar_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """Pairs ``(surface, label)`` of a ``|``-separated list of ``surface=label``, verbatim."""
     return parse_pairs(text, "|", strip=False)
 
 
@@ -95,7 +91,7 @@ def parse_seed_aliases(text: str) -> tuple[tuple[str, str, str], ...]:
         ConfigError: an item is not ``alias=canonical@domain``.
     """
     out = []
-    for item in _bar(text):
+    for item in bar_list(text):
         alias, sep, rest = item.partition("=")
         canonical, sep2, domain = rest.rpartition("@")
         if not (sep and sep2 and alias and canonical and domain):
@@ -233,139 +229,5 @@ class ConsistencyParams(ParamsModel):
     @field_validator("area_extra_surfaces", "price_lexicon")
     @classmethod
     def _check_pairs(cls, value: str) -> str:
-        _pairs(value)
+        bar_pairs(value)
         return value
-
-    def correction(self) -> CorrectionSettings:
-        """The settings the correction reads, lists parsed (the ``overrides_file`` is read).
-
-        Raises:
-            InputError: an unreadable overrides file (names the file and row).
-        """
-        strip, fuzzy = self.name_strip_leading_the, self.fuzzy_name_match
-        mask, cues, sample = self.area_masking, self.restaurant_cues, self.verification_sample
-        return CorrectionSettings(
-            dontcare_policy=self.dontcare_policy,
-            multi_value_policy=self.multi_value_policy,
-            name_label=self.name_label,
-            name_seed_aliases=parse_seed_aliases(self.name_seed_aliases),
-            strip_the_enabled=strip.enabled,
-            strip_the_min_tokens=strip.min_tokens,
-            strip_the_min_chars=strip.min_chars,
-            name_blocklist=_bar(self.name_blocklist),
-            fuzzy_enabled=fuzzy.enabled,
-            fuzzy_domains=_bar(fuzzy.domains),
-            fuzzy_threshold=fuzzy.threshold,
-            fuzzy_exclude=_bar(self.fuzzy_exclude),
-            food_min_chars=self.food_min_chars,
-            food_blocklist=_bar(self.food_blocklist),
-            taxi_blocked_values=_bar(self.taxi_blocked_values),
-            area_user_side=self.area_user_side,
-            area_extra_surfaces=_pairs(self.area_extra_surfaces),
-            mask_entity_names=mask.entity_names,
-            mask_street_phrases=mask.street_phrases,
-            mask_addresses=mask.addresses,
-            restaurant_cues_db_names=cues.db_names,
-            restaurant_cues=_bar(cues.extra),
-            price_lexicon=_pairs(self.price_lexicon),
-            atype_resolve_by_db=self.atype_resolve_by_db,
-            require_no_rejection=self.require_no_rejection,
-            rejection_cues=_bar(self.rejection_cues),
-            train_dest_require_train_cue=self.train_dest_require_train_cue,
-            add_system_spans=self.add_system_spans,
-            overrides=read_overrides(self.overrides_file) if self.overrides_file else (),
-            verification_seed=self.verification_seed,
-            verification_modified=sample.modified,
-            verification_unmodified=sample.unmodified,
-            verification_unit=sample.unit,
-            verification_with_replacement=sample.with_replacement,
-            verification_splits=_bar(sample.splits),
-        )
-
-
-@dataclass(frozen=True)
-class CorrectionSettings:
-    """The §10 settings as the rules read them (built by :meth:`ConsistencyParams.correction`;
-    no defaults of its own).
-
-    Nested keys are flattened with a prefix (``fuzzy_name_match`` → ``fuzzy_enabled``/
-    ``fuzzy_domains``/``fuzzy_threshold``, ``name_strip_leading_the`` → ``strip_the_*``,
-    ``area_masking`` → ``mask_*``, ``restaurant_cues`` → ``restaurant_cues_db_names`` +
-    ``restaurant_cues``, ``verification_sample`` → ``verification_*``); lists are tuples,
-    pairs ``(surface, label)``, seed aliases ``(alias, canonical, domain)``; ``overrides`` holds
-    the parsed ``overrides_file``. These names are recorded in the outputs' metadata.
-    """
-
-    dontcare_policy: str
-    multi_value_policy: str
-    name_label: str
-    name_seed_aliases: tuple[tuple[str, str, str], ...]
-    strip_the_enabled: bool
-    strip_the_min_tokens: int
-    strip_the_min_chars: int
-    name_blocklist: tuple[str, ...]
-    fuzzy_enabled: bool
-    fuzzy_domains: tuple[str, ...]
-    fuzzy_threshold: int
-    fuzzy_exclude: tuple[str, ...]
-    food_min_chars: int
-    food_blocklist: tuple[str, ...]
-    taxi_blocked_values: tuple[str, ...]
-    area_user_side: bool
-    area_extra_surfaces: tuple[tuple[str, str], ...]
-    mask_entity_names: bool
-    mask_street_phrases: bool
-    mask_addresses: bool
-    restaurant_cues_db_names: bool
-    restaurant_cues: tuple[str, ...]
-    price_lexicon: tuple[tuple[str, str], ...]
-    atype_resolve_by_db: bool
-    require_no_rejection: bool
-    rejection_cues: tuple[str, ...]
-    train_dest_require_train_cue: bool
-    add_system_spans: bool
-    overrides: tuple[Override, ...]
-    verification_seed: int
-    verification_modified: int
-    verification_unmodified: int
-    verification_unit: str
-    verification_with_replacement: bool
-    verification_splits: tuple[str, ...]
-
-    @staticmethod
-    def reference() -> CorrectionSettings:
-        """The reference profile (the defaults of :class:`ConsistencyParams`)."""
-        return _reference()
-
-    def profile(self) -> dict[str, Any]:
-        """``{key: value}`` of every setting that differs from the reference profile (§10);
-        ``{}`` for the reference profile. ``overrides`` is reported as its length."""
-        ref = _reference()
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(ref, f.name)
-            if mine != theirs:
-                out[f.name] = len(mine) if f.name == "overrides" else _plain(mine)
-        return out
-
-    def profile_name(self) -> str:
-        """``reference`` or ``custom(<key>,<key>...)`` for signatures."""
-        diff = self.profile()
-        return "reference" if not diff else "custom(" + ",".join(sorted(diff)) + ")"
-
-    def to_dict(self) -> dict[str, Any]:
-        """All settings as JSON-ready values (overrides as their count)."""
-        d = asdict(self)
-        d["overrides"] = len(self.overrides)
-        return {k: _plain(v) for k, v in d.items()}
-
-
-@functools.lru_cache(maxsize=1)
-def _reference() -> CorrectionSettings:
-    return ConsistencyParams().correction()
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_plain(x) for x in v]
-    return v

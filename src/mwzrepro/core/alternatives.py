@@ -1,4 +1,4 @@
-"""List-valued slot values in predicted states (issue 18): one rule for the standard
+"""List-valued slot values in predicted states: one rule for the standard
 evaluation and the DST metrics.
 
 Spec addendum (spec-standard-evaluation §4, spec-dst-metrics §2.3; signature field

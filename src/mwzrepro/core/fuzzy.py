@@ -68,7 +68,7 @@ __all__ = [
     "make_matcher",
 ]
 
-#: The matching modes (spec-standard-evaluation §7; issue 3): ``reference`` reproduces
+#: The matching modes (spec-standard-evaluation §7): ``reference`` reproduces
 #: fuzzywuzzy 0.18 + python-Levenshtein 0.12.x, ``optimal`` is rapidfuzz's partial_ratio.
 MATCHING_MODES = ("reference", "optimal")
 

@@ -11,7 +11,7 @@ byte-identical files (design.md, "Determinism"):
 * JSON: sorted keys only where asked, fixed indentation, trailing newline, UTF-8.
 * Metrics: a tables step's summary record (every figure with its signature, notes, lists) goes
   whole to ``results/records/<name>.json`` and its numbers only to ``results/metrics/<name>.json``,
-  the file DVC diffs (:func:`write_metrics`; issue 30: strings under ``metrics:`` made
+  the file DVC diffs (:func:`write_metrics`: strings under ``metrics:`` would make
   ``dvc metrics diff`` hundreds of characters wide, and lists, such as the Kendall τ of each
   pair of conditions, are not diffed at all).
 * Every file is written to a temporary sibling and renamed into place, so a failure never leaves

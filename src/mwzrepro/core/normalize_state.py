@@ -5,7 +5,7 @@ normative 2022-06-10 behaviour of MultiWOZ_Evaluation): slot names (§4.1), valu
 Applied once to predicted states, to gold states when they are built (§5.4), to goal
 constraints (§5.2) and again to every constraint inside a database query (§6, §4.9). Every
 rule is reproduced literally, including the ones flagged (quirk) in the spec; the tables are
-data (tuples of (input, output)), checked for duplicate inputs at import time.
+data (tuples of (input, output)) in :mod:`mwzrepro.core.normalization_rules`.
 
 >>> normalize_state({"train": {"leaveAt": "4 pm", "destination": " Cambridge "}})
 {'train': {'leave': '16:00', 'destination': 'cambridge'}}
@@ -20,16 +20,18 @@ from functools import lru_cache
 
 from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.errors import InputError
+from mwzrepro.core.normalization_rules import (
+    FOOD_MAP,
+    NAME_MAP,
+    NAME_SLOTS,
+    TIME_EXACT_MAP,
+    TIME_PREFIX_RULES,
+    TIME_SLOTS,
+    TYPE_MAP,
+    YES_FREE_SLOTS,
+)
 
 __all__ = [
-    "NAME_SLOTS",
-    "TIME_SLOTS",
-    "YES_FREE_SLOTS",
-    "NAME_RULES",
-    "TYPE_RULES",
-    "FOOD_RULES",
-    "TIME_EXACT_RULES",
-    "TIME_PREFIX_RULES",
     "normalize_slot_name",
     "normalize_name",
     "normalize_type",
@@ -39,123 +41,6 @@ __all__ = [
     "normalize_state",
     "time_to_minutes",
 ]
-
-#: Slots whose value is a venue or place name (§4.2): name canonicalization (§4.3) for every
-#: domain, taxi and train included.
-NAME_SLOTS = frozenset({"name", "destination", "departure"})
-
-#: Slots whose value is a time of day (§4.2): time canonicalization (§4.6). The MultiWOZ 2.2
-#: names ``booktime``/``bookday``/``bookpeople`` are deliberately absent.
-TIME_SLOTS = frozenset({"arrive", "leave", "arriveby", "leaveat", "time"})
-
-#: Slots whose exact value ``free`` becomes ``yes`` (§4.7).
-YES_FREE_SLOTS = frozenset({"parking", "internet"})
-
-#: §4.3 step 4: exact-match rules on the name after steps 1–3, in the spec's order
-#: (group restaurant, then hotel, then attraction; all groups apply, the domain is never known).
-NAME_RULES: tuple[tuple[str, str], ...] = (
-    # restaurant
-    ("hotel du vin bistro", "hotel du vin and bistro"),
-    ("the river bar and grill", "the river bar steakhouse and grill"),
-    ("nando's", "nandos"),
-    ("city center b and b", "city center north b and b"),
-    ("acorn house", "acorn guest house"),
-    ("caffee uno", "caffe uno"),
-    ("cafe uno", "caffe uno"),
-    ("rosa's", "rosas bed and breakfast"),
-    ("restaurant called two two", "restaurant two two"),
-    ("restaurant 2 two", "restaurant two two"),
-    ("restaurant two 2", "restaurant two two"),
-    ("restaurant 2 2", "restaurant two two"),
-    ("restaurant 1 7", "restaurant one seven"),
-    ("restaurant 17", "restaurant one seven"),
-    # hotel
-    ("lime house", "limehouse"),
-    ("cityrooms", "cityroomz"),
-    ("whale of time", "whale of a time"),
-    ("huntingdon hotel", "huntingdon marriott hotel"),
-    ("holiday inn exlpress, cambridge", "express by holiday inn cambridge"),
-    ("university hotel", "university arms hotel"),
-    ("arbury guesthouse and lodge", "arbury lodge guesthouse"),
-    ("bridge house", "bridge guest house"),
-    ("arbury guesthouse", "arbury lodge guesthouse"),
-    ("nandos in the city centre", "nandos city centre"),
-    # attraction
-    ("broughton gallery", "broughton house gallery"),
-    ("scudamores punt co", "scudamores punting co"),
-    ("cambridge botanic gardens", "cambridge university botanic gardens"),
-    ("the junction", "junction theatre"),
-    ("trinity street college", "trinity college"),
-    ("christ college", "christ's college"),
-    ("christs", "christ's college"),
-    ("history of science museum", "whipple museum of the history of science"),
-    ("parkside pools", "parkside swimming pool"),
-    ("the botanical gardens at cambridge university", "cambridge university botanic gardens"),
-    ("cafe jello museum", "cafe jello gallery"),
-)
-
-#: §4.4: exact match on the raw value (no stripping, no lowercasing).
-TYPE_RULES: tuple[tuple[str, str], ...] = (
-    ("swimming pool", "swimmingpool"),
-    ("mutliple sports", "multiple sports"),
-    ("night club", "nightclub"),
-    ("guest house", "guesthouse"),
-)
-
-#: §4.5: exact match on the stripped, lowercased value.
-FOOD_RULES: tuple[tuple[str, str], ...] = (
-    ("eriterean", "mediterranean"),
-    ("brazilian", "portuguese"),
-    ("sea food", "seafood"),
-    ("portugese", "portuguese"),
-    ("modern american", "north american"),
-    ("americas", "north american"),
-    ("intalian", "italian"),
-    ("italain", "italian"),
-    ("asian or oriental", "asian"),
-    ("english", "british"),
-    ("australasian", "australian"),
-    ("gastropod", "gastropub"),
-    ("brutish", "british"),
-    ("bristish", "british"),
-    ("europeon", "european"),
-)
-
-#: §4.6 step 2: whole-string special cases (exact match after strip + lowercase) ...
-TIME_EXACT_RULES: tuple[tuple[str, str], ...] = (
-    ("afternoon", "13:00"),
-    ("lunch", "12:00"),
-    ("noon", "12:00"),
-    ("mid-day", "12:00"),
-    ("around lunch time", "12:00"),
-    ("morning", "08:00"),
-    ("seven o'clock tomorrow evening", "07:00"),  # (quirk) evening → 07:00
-    ("three forty five p.m", "15:45"),
-    ("one thirty p.m.", "13:30"),
-    ("six fourty five", "06:45"),
-    ("eight thirty", "08:30"),
-)
-#: ... and prefix special cases (``str.startswith``).
-TIME_PREFIX_RULES: tuple[tuple[str, str], ...] = (
-    ("one o'clock p.m", "13:00"),
-    ("ten o'clock a.m", "10:00"),
-)
-
-
-def _rule_dict(rules: tuple[tuple[str, str], ...], table: str) -> dict[str, str]:
-    """``dict(rules)``, refusing duplicate inputs (first match = only match)."""
-    out: dict[str, str] = {}
-    for source, target in rules:
-        if source in out:
-            raise AssertionError(f"duplicate input {source!r} in {table}")
-        out[source] = target
-    return out
-
-
-_NAME_MAP = _rule_dict(NAME_RULES, "NAME_RULES")
-_TYPE_MAP = _rule_dict(TYPE_RULES, "TYPE_RULES")
-_FOOD_MAP = _rule_dict(FOOD_RULES, "FOOD_RULES")
-_TIME_EXACT_MAP = _rule_dict(TIME_EXACT_RULES, "TIME_EXACT_RULES")
 
 #: §4.8: a time string is converted to minutes only if it starts with two ASCII digits, a colon
 #: and two ASCII digits.
@@ -191,14 +76,15 @@ def normalize_name(value: str) -> str:
     """Venue/place name canonicalization (§4.3), for ``name``, ``destination``, ``departure``.
 
     1. strip, lowercase; 2. ``' & '`` → ``' and '``, then any remaining ``'&'`` → ``' and '``;
-    3. ``" '"`` → ``"'"``; 4. the exact-match rule of :data:`NAME_RULES`, if any.
+    3. ``" '"`` → ``"'"``; 4. the exact-match rule of
+    :data:`~mwzrepro.core.normalization_rules.NAME_RULES`, if any.
     Examples: ``' Rosa 's '`` → ``'rosas bed and breakfast'``; ``'A&B Guest House'`` →
     ``'a and b guest house'``; ``'bed and breakfast'`` stays (no 2023 ``b and b`` rule, §15).
     """
     name = value.strip().lower()
     name = name.replace(" & ", " and ").replace("&", " and ")
     name = name.replace(" '", "'")
-    return _NAME_MAP.get(name, name)
+    return NAME_MAP.get(name, name)
 
 
 def normalize_type(value: str) -> str:
@@ -207,16 +93,17 @@ def normalize_type(value: str) -> str:
     ``'guest house'`` → ``'guesthouse'``, but ``'Guest House'``, ``' guest house'`` and
     ``'concert hall'`` are returned unchanged.
     """
-    return _TYPE_MAP.get(value, value)
+    return TYPE_MAP.get(value, value)
 
 
 def normalize_food(value: str) -> str:
-    """Food canonicalization (§4.5): strip, lowercase, then :data:`FOOD_RULES` exact match.
+    """Food canonicalization (§4.5): strip, lowercase, then
+    :data:`~mwzrepro.core.normalization_rules.FOOD_RULES` exact match.
 
     ``' English '`` → ``'british'``; ``' Thai'`` → ``'thai'``.
     """
     food = value.strip().lower()
-    return _FOOD_MAP.get(food, food)
+    return FOOD_MAP.get(food, food)
 
 
 def _time_int(text: str, original: str) -> int:
@@ -250,8 +137,8 @@ def normalize_time(value: str) -> str:
     original = value
     t = value.strip().lower()
     # step 2: whole-string special cases
-    if t in _TIME_EXACT_MAP:
-        return _TIME_EXACT_MAP[t]
+    if t in TIME_EXACT_MAP:
+        return TIME_EXACT_MAP[t]
     for prefix, target in TIME_PREFIX_RULES:
         if t.startswith(prefix):
             return target

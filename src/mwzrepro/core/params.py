@@ -14,7 +14,7 @@ Each area defines one :class:`ParamsModel` per ``params.yaml`` block (``inform``
 A nested block (``fuzzy_name_match: {enabled, domains, threshold}``) is a nested model; its
 leaves become options joined with dashes (``--fuzzy-name-match-threshold``).
 
-Start-up without pydantic (issue 21): the models the user command ``score`` needs have their
+Start-up without pydantic: the models the user command ``score`` needs have their
 option rows (:func:`option_rows`) and validated defaults in a generated table
 (:mod:`mwzrepro.core.params_table`, written by ``workflow/scripts/make_params_table.py``,
 checked by ``tests/unit/test_params_table.py``). :func:`click_options` and

@@ -1,7 +1,7 @@
 """Parameter models by name, without pydantic: the validated defaults and option rows of the
-models in the generated :mod:`mwzrepro.core.params_table` (issue 21: ``mwzrepro score``
-starts without importing pydantic). :func:`checked` gives a model's :func:`defaults` when
-the given values are its defaults and validates anything else with the model itself
+models in the generated :mod:`mwzrepro.core.params_table` (so that ``mwzrepro score`` starts
+without importing pydantic). :func:`checked` gives a model's :func:`defaults` when the given
+values are its defaults and validates anything else with the model itself
 (:func:`validate_block`), so errors are the model's own. Used through
 :mod:`mwzrepro.core.params` (:func:`~mwzrepro.core.params.click_options`,
 :func:`~mwzrepro.core.params.from_options` with a ``"module:Class"`` name).

@@ -208,7 +208,8 @@ MODELS: dict[str, dict[str, Any]] = {
                   'option': '--resamples',
                   'param': 'resamples',
                   'default': 1000,
-                  'help': 'Bootstrap resamples of the test dialogues (issue 14: 1000).',
+                  'help': 'Bootstrap resamples of the test dialogues (1000 in the published '
+                          'tables).',
                   'choices': None,
                   'type': 'int'},
                  {'path': 'seed',

@@ -1,19 +1,21 @@
-"""The synonym lexicon of the placeholder-name resolver (:mod:`mwzrepro.core.placeholder_resolver`,
-issue 28): which words name a domain, which words only qualify a name, and which slot phrases
-name which *concept* (a MultiWOZ slot), with the unified name (spec-standard-evaluation §3.2)
-and the dialogue-state slot name each concept has.
+"""The synonym lexicon of the placeholder-name resolver
+(:mod:`mwzrepro.core.placeholder_resolver`; the addendum of :mod:`mwzrepro.core.placeholders`):
+which words name a domain, which words only qualify a name, and which slot phrases name which
+*concept* (a MultiWOZ slot), with the unified name (spec-standard-evaluation §3.2) and the
+dialogue-state slot name each concept has.
 
 Sources. The concepts are the slots of the MultiWOZ 2.1/2.2 ontology plus the
 requestables that have placeholders (phone, postcode, reference, ...). :data:`TABLE_SLOTS`
 is the slot part of every name of the reference table (:data:`~mwzrepro.core.slot_map.
 SLOT_MAP`, after its ``<domain>_``/``value_`` prefix), so every table name is in the
 lexicon with the meaning the table gives it (a test checks it); :data:`SYNONYMS` are the
-descriptive spellings of LLM prompts and newer systems, one family per line of issue 28
-(``reference``/``ref``/``number``/``confirmation`` → reference, ``phone``/``telephone`` →
-phone, ``time``/``duration``/``travel time`` → duration, ``type`` with food → food,
+descriptive spellings of LLM prompts and newer systems, one family per line (the synonym
+families of :mod:`mwzrepro.core.placeholders`: ``reference``/``ref``/``number``/
+``confirmation`` → reference, ``phone``/``telephone`` → phone,
+``time``/``duration``/``travel time`` → duration, ``type`` with food → food,
 ``people``/``persons``/``guests`` → people, ``postal code``/``zip`` → postcode), the
 MultiWOZ 2.2 names (``leaveat``, ``arriveby``, ``bookday``, ``bookpeople``, ...) and the
-train-time forms of issue 18 (``departuretime``, ``arrivaltime``).
+train-time forms of the earlier ``extended`` table (``departuretime``, ``arrivaltime``).
 
 Phrases are written with spaces; the resolver compares them compacted (without spaces), so
 ``post code``, ``post_code`` and ``postcode`` are one entry.
@@ -105,7 +107,7 @@ SYNONYMS: dict[str, str] = {
     "opening times": "openhours", "hours": "openhours", "part of town": "area",
     "neighborhood": "area", "neighbourhood": "area", "district": "area",
     "street address": "address",
-    # the issue 18 forms no table name contains
+    # the earlier extended table's forms no reference table name contains
     "departuretime": "leave", "arrivaltime": "arrive",
 }
 

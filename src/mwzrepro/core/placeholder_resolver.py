@@ -1,5 +1,5 @@
-"""The placeholder-name resolver of ``placeholders = extended`` (issue 28; the spec addendum is
-in :mod:`mwzrepro.core.placeholders`): a rule that reads a bracket content — or a state's
+"""The placeholder-name resolver of ``placeholders = extended`` (the spec addendum is in
+:mod:`mwzrepro.core.placeholders`): a rule that reads a bracket content — or a state's
 domain and slot name — as words, instead of a table of known spellings.
 
 The rule, for one name:

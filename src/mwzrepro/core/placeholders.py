@@ -14,7 +14,7 @@ of Success while Inform stays high. ``extended`` maps these forms to the unified
 references use, so such a file is scored on what it says. It is a setting, never the default:
 numbers under it are not comparable with the leaderboard, and the signatures say so.
 
-**Rule** (issue 28: a rule, not a table; :mod:`mwzrepro.core.placeholder_resolver`). A
+**Rule** (a rule, not a table; :mod:`mwzrepro.core.placeholder_resolver`). A
 placeholder may contain ``-`` (2.2 names; the reference pattern ``[\\w\\s]+`` does not match
 them, so under ``reference`` they stay in the text). Its content is resolved:
 
@@ -31,7 +31,7 @@ them, so under ``reference`` they stay in the text). Its content is resolved:
    two domains, two close slots) is deleted and listed, as under ``reference``.
 
 Synonym families (sources: the reference table's own slot names, the MultiWOZ 2.2 slot
-names, and the descriptive names of 2023–2024 LLM-based systems, issue 28):
+names, and the descriptive names of 2023–2024 LLM-based systems):
 
 * reference (REFERENCE): ``reference``, ``ref``, ``number``, ``confirmation (code)``, ``id``
   after a booking word;
@@ -44,9 +44,10 @@ names, and the descriptive names of 2023–2024 LLM-based systems, issue 28):
 * postcode (POST): ``postal code``, ``post code``, ``zip (code)``;
 * train id (TRAINID): ``number`` or ``id`` with ``train``; ``id`` with another domain: ID.
 
-Compared with issue 18's rule (a ``<domain>_``/``value_`` prefix and a slot of the table's
-vocabulary), every name it mapped maps to the same unified name, except ``[train id]`` and
-``[train-id]``, which now read as the table's ``train_id`` (TRAINID; issue 18 gave ID).
+Compared with the earlier rule of ``extended`` (a ``<domain>_``/``value_`` prefix and a slot
+of the table's vocabulary), every name it mapped maps to the same unified name, except
+``[train id]`` and ``[train-id]``, which now read as the table's ``train_id`` (TRAINID; the
+earlier rule gave ID).
 
 >>> unified_name("hotel_ref"), unified_name("train_bookpeople"), unified_name("train-leaveat")
 ('REFERENCE', 'COUNT', 'TIME')

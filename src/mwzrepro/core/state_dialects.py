@@ -1,4 +1,4 @@
-"""Dialects of predicted dialogue states (issue 28): the domains and slot names a state may
+"""Dialects of predicted dialogue states: the domains and slot names a state may
 use, the ones the ontology does not know, and — under ``placeholders = extended`` — their
 resolution by the placeholder-name rule (:mod:`mwzrepro.core.placeholder_resolver`).
 

@@ -10,7 +10,9 @@ constraint dict, in database-file order, exactly as MultiWOZ_Evaluation 2022-06-
 unless told otherwise.
 
 **Loading** (§5.1): delete :data:`DELETED_FIELDS`; rename fields with :func:`database_field`;
-the queryable keys of a domain are the field names of its **first** entity.
+the queryable keys of a domain are the field names of its **first** entity. These names, and
+:data:`ID_FIELD`, :data:`TIME_KEYS` and :data:`UNKNOWN_VALUE`, are defined with the loaded,
+indexed domain in :mod:`mwzrepro.core.venue_index` and are public here.
 
 **Query** (§6): see :meth:`VenueDatabase.query`. Fuzzy keys (:data:`FUZZY_KEYS`) use
 :func:`mwzrepro.core.fuzzy.make_matcher` in the chosen matching mode (``reference`` or
@@ -37,8 +39,16 @@ from typing import Any
 
 from mwzrepro.core.errors import ConfigError, InputError
 from mwzrepro.core.fuzzy import MATCHING_MODES, make_matcher
-from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value, time_to_minutes
+from mwzrepro.core.normalize_state import normalize_value, time_to_minutes
 from mwzrepro.core.venue_database_files import NORMATIVE_SHA256, file_sha256, read_database_files
+from mwzrepro.core.venue_index import (
+    DELETED_FIELDS,
+    ID_FIELD,
+    TIME_KEYS,
+    UNKNOWN_VALUE,
+    DomainIndex,
+    database_field,
+)
 
 __all__ = [
     "DB_DOMAINS",
@@ -57,14 +67,6 @@ __all__ = [
 #: Domains with a venue database, in the reference's loading order.
 DB_DOMAINS = ("restaurant", "attraction", "hotel", "train")
 
-#: §5.1 step 1: fields deleted from every entity before anything else.
-DELETED_FIELDS: Mapping[str, frozenset[str]] = {
-    "attraction": frozenset({"location", "openhours"}),
-    "hotel": frozenset({"location", "price", "takesbookings"}),
-    "restaurant": frozenset({"location", "introduction", "signature"}),
-    "train": frozenset(),
-}
-
 #: §6: keys compared with ``partial_ratio(entity value, query value) >= threshold``.
 FUZZY_KEYS: Mapping[str, frozenset[str]] = {
     "hotel": frozenset({"name"}),
@@ -73,93 +75,11 @@ FUZZY_KEYS: Mapping[str, frozenset[str]] = {
     "train": frozenset({"departure", "destination"}),
 }
 
-#: §6: keys compared in minutes (4.8): ``arrive`` passes iff entity ≤ query ("arrive by"),
-#: ``leave`` iff entity ≥ query ("leave after").
-TIME_KEYS = frozenset({"arrive", "leave"})
-
 #: §6 step 2: raw constraint values (case-sensitive, before normalization) that leave a key
 #: unconstrained.
 DONTCARE_VALUES = frozenset(
     {"dontcare", "not mentioned", "don't care", "dont care", "do n't care", "do not care"}
 )
-
-#: §5.1: the field whose value identifies an entity in query results.
-ID_FIELD: Mapping[str, str] = {
-    "restaurant": "id",
-    "hotel": "id",
-    "attraction": "id",
-    "train": "trainid",
-}
-
-#: Entity value meaning "unknown": never rejects an entity (§6).
-UNKNOWN_VALUE = "?"
-
-def database_field(name: str) -> str:
-    """Database field name after §5.1 step 2: ``id`` unchanged; otherwise the state slot-name
-    rule (:func:`mwzrepro.core.normalize_state.normalize_slot_name`: lowercase, spaces
-    removed, ``arriveby`` → ``arrive``, ``leaveat`` → ``leave``) (``'entrance fee'`` →
-    ``'entrancefee'``, ``'trainID'`` → ``'trainid'``, ``'arriveBy'`` → ``'arrive'``)."""
-    return name if name == "id" else normalize_slot_name(name)
-
-
-class _DomainIndex:
-    """One domain's entities, queryable keys and per-key value masks."""
-
-    def __init__(self, domain: str, entities: Sequence[Mapping[str, Any]]):
-        if not entities:
-            raise InputError(f"the {domain} database has no entities")
-        deleted = DELETED_FIELDS.get(domain, frozenset())
-        rows: list[dict[str, Any]] = []
-        for position, raw in enumerate(entities):
-            if not isinstance(raw, Mapping):
-                raise InputError(f"{domain} database entity #{position} is not an object")
-            rows.append({database_field(k): v for k, v in raw.items() if k not in deleted})
-        self.domain = domain
-        self.entities = rows
-        self.keys = frozenset(rows[0])
-        self.sorted_keys = tuple(sorted(self.keys))
-        id_field = ID_FIELD[domain]
-        missing = [i for i, row in enumerate(rows) if id_field not in row]
-        if missing:
-            raise InputError(
-                f"{domain} database entities {missing[:5]} lack the {id_field!r} field"
-            )
-        self.ids = [row[id_field] for row in rows]
-        self.all_mask = (1 << len(rows)) - 1
-        # key -> {entity value: mask}; '?' and absent values are kept out of the value masks
-        self.value_masks: dict[str, dict[Any, int]] = {}
-        self.unknown_mask: dict[str, int] = {}
-        self.minutes: dict[str, dict[Any, int]] = {}
-        for key in self.keys:
-            masks: dict[Any, int] = {}
-            unknown = 0
-            for i, row in enumerate(rows):
-                if key not in row:
-                    continue  # an absent field fails every constraint on it (documented)
-                value = row[key]
-                if isinstance(value, str) and value == UNKNOWN_VALUE:
-                    unknown |= 1 << i
-                    continue
-                try:
-                    masks[value] = masks.get(value, 0) | (1 << i)
-                except TypeError:  # unhashable database value: cannot equal a query value
-                    continue
-            self.value_masks[key] = masks
-            self.unknown_mask[key] = unknown
-            if key in TIME_KEYS:
-                self.minutes[key] = {v: time_to_minutes(v) for v in masks}
-
-    def ids_of(self, mask: int) -> list[str]:
-        """The venue ids of the set bits of ``mask`` (bit i = the domain's i-th venue), in
-        database order."""
-        ids = self.ids
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(ids[low.bit_length() - 1])
-            mask ^= low
-        return out
-
 
 class VenueDatabase:
     """The venue database (restaurant, hotel, attraction, train) with the reference query.
@@ -193,7 +113,7 @@ class VenueDatabase:
         self.matching = matching
         self.threshold = threshold
         self._accepts = make_matcher(matching, threshold)
-        self._index = {d: _DomainIndex(d, tables[d]) for d in DB_DOMAINS if d in tables}
+        self._index = {d: DomainIndex(d, tables[d]) for d in DB_DOMAINS if d in tables}
         self._cached_query = lru_cache(maxsize=1 << 17)(self._query_key)
 
     @classmethod
@@ -342,7 +262,7 @@ class VenueDatabase:
                 break
         return tuple(index.ids_of(mask))
 
-    def _passing(self, index: _DomainIndex, key: str, wanted: Any) -> int:
+    def _passing(self, index: DomainIndex, key: str, wanted: Any) -> int:
         """Mask of the entities passing one constrained key (a tuple of alternatives: any of
         them, :mod:`mwzrepro.core.alternatives`)."""
         if isinstance(wanted, tuple):

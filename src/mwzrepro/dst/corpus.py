@@ -1,6 +1,8 @@
 """Corpus DST figures of spec-dst-metrics §3–§6.6 and §10 (section numbers refer to that spec):
 micro-averages over turns of the per-turn outcomes of :mod:`mwzrepro.dst.metrics` — JGA, SA,
-AGA (absolute and relative), FGA(λ) and the TYPE2 distance histogram that gives FGA at any λ —
+AGA (absolute and relative), FGA(λ) and the TYPE2 distance histogram that gives FGA at any λ,
+Relative Slot Accuracy (:mod:`mwzrepro.dst.relative_slot_accuracy`) and Granular Change
+Accuracy (:mod:`mwzrepro.dst.granular_change_accuracy`, a micro-average over change events) —
 stored unrounded as fractions in [0, 1]; tables show ``round(100 · value, 2)``.
 
 Example (#Turns = 4, #M1 = 2, TYPE2 turns at distances 1 and 3; λ = 0 is JGA):
@@ -17,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from mwzrepro.dst.granular_change_accuracy import ChangeCounts, gca_from_counts
 from mwzrepro.dst.matchers import Matcher
 from mwzrepro.dst.metrics import (
     TurnOutcome,
@@ -25,6 +28,7 @@ from mwzrepro.dst.metrics import (
     score_dialogue,
     score_dialogue_flags,
 )
+from mwzrepro.dst.relative_slot_accuracy import corpus_rsa
 from mwzrepro.dst.state import N_SLOTS, DialogueFlags, DialogueStates, DSTError
 
 __all__ = [
@@ -53,6 +57,10 @@ class CorpusScores:
         type2_distances: x → number of TYPE2 turns at that distance (``"inf"`` for x = ∞);
             with ``m1`` and ``turns`` it gives FGA at any λ (:func:`fga_from_counts`).
         rewrites: predicted values rewritten to the gold spelling (§2.7).
+        rsa: Relative Slot Accuracy, the mean over ``rsa_turns`` (turns whose gold or
+            predicted state is non-empty); ``None`` without gold presence (flags alone).
+        gca: Granular Change Accuracy of the summed ``gca_changes`` (``{correct, wrong, over,
+            missed}`` change events); ``None`` for flag input or with no change event.
     """
 
     dialogues: int
@@ -67,6 +75,10 @@ class CorpusScores:
     fga: dict[float, float]
     type2_distances: dict[str, int] = field(default_factory=dict)
     rewrites: int = 0
+    rsa: float | None = None
+    rsa_turns: int | None = None
+    gca: float | None = None
+    gca_changes: dict[str, int] | None = None
 
     def as_dict(self) -> dict:
         """JSON-ready record with stable keys; FGA keys are λ as decimal strings."""
@@ -77,6 +89,8 @@ class CorpusScores:
             "fga": {_lam_key(k): v for k, v in self.fga.items()},
             "type2_distances": dict(self.type2_distances),
             "rewrites": self.rewrites,
+            "rsa": self.rsa, "rsa_turns": self.rsa_turns, "gca": self.gca,
+            "gca_changes": None if self.gca_changes is None else dict(self.gca_changes),
         }
 
 
@@ -133,10 +147,16 @@ def aggregate(outcomes: Iterable[TurnOutcome], lambdas: Sequence[float]) -> Corp
             if all(o.union is not None for o in eligible):
                 aga_rel = math.fsum(o.hits / o.union for o in eligible) / len(eligible)
     fga = {float(lam): fga_from_counts(n, m1, dist_sorted, float(lam)) for lam in lambdas}
+    rsa = rsa_turns = None
+    if all(o.gold_slots >= 0 for o in outs):
+        rsa, rsa_turns = corpus_rsa((o.hits, o.hits + o.n_wrong) for o in outs)
+    changes = ChangeCounts.total(o.changes for o in outs)
     return CorpusScores(
         dialogues=len({o.dialogue_id for o in outs}), turns=n, m1=m1, m2=m2, jga=m1 / n, sa=sa,
         aga=aga, aga_relative=aga_rel, aga_turns=aga_turns, fga=fga,
         type2_distances=dist_sorted, rewrites=sum(o.rewrites for o in outs),
+        rsa=rsa, rsa_turns=rsa_turns, gca=None if changes is None else gca_from_counts(changes),
+        gca_changes=None if changes is None else changes._asdict(),
     )
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mwzrepro.core.errors import ConfigError
+from mwzrepro.dst.granular_change_accuracy import ChangeCounts, dialogue_changes
 from mwzrepro.dst.matchers import ExactMatcher, Matcher, rewrite_predictions
 from mwzrepro.dst.state import (
     N_SLOTS,
@@ -204,6 +205,8 @@ class TurnOutcome:
         union: |N_t ∪ B'_t| (triples), ``None`` when unknown (flag input).
         rewrites: predicted values rewritten to the gold spelling at this turn (§2.7: a gold
             alternative or a tolerant matcher accepted them).
+        changes: the turn's judged state changes for GCA
+            (:mod:`mwzrepro.dst.granular_change_accuracy`), ``None`` for flag input.
     """
 
     dialogue_id: str
@@ -217,6 +220,7 @@ class TurnOutcome:
     hits: int
     union: int | None
     rewrites: int = 0
+    changes: ChangeCounts | None = None
 
 
 def rewritten_predictions(
@@ -268,6 +272,7 @@ def score_dialogue(
         for t in range(1, len(gold))
     ]
     kinds = classify_turns(exact, local, variant)
+    changes = dialogue_changes(gold, pred)
     out = []
     for t, (g, p) in enumerate(zip(gold, pred)):
         gi, pi = gold_items[t], pred_items[t]
@@ -280,6 +285,7 @@ def score_dialogue(
                 dialogue_id=dialogue.dialogue_id, turn=t, exact=exact[t], local=local[t],
                 kind=kinds[t][0], x=kinds[t][1], n_wrong=n_wrong,
                 gold_slots=len(gi), hits=hits, union=union, rewrites=rewrites[t],
+                changes=changes[t],
             )
         )
     return out

@@ -1,6 +1,7 @@
 """Assembly of the DST tables from the records of every scoring run (spec-dst-metrics §10;
 section numbers refer to that spec): the FGA paper's Table 1 shape (JGA, SA, AGA and FGA per
-run), the JGA-versus-fuzzy-JGA table, the FGA-versus-λ curves and the metrics JSON.
+run, then Relative Slot Accuracy and Granular Change Accuracy), the JGA-versus-fuzzy-JGA
+table, the FGA-versus-λ curves and the metrics JSON.
 
 Input records are those of :meth:`mwzrepro.dst.runs.DSTRun.record`. Numbers in the tables are
 percentages (``100 ·`` the stored fractions); the metrics JSON keeps fractions. Runs are put in
@@ -35,7 +36,7 @@ INPUT_NAMES = {"flags": "per-slot flags", "log": "human-eval logs", "paired": "p
 #: Signature fields that may differ between the rows of one table.
 VARY = ("system", "ver", "input", "local")
 
-TABLE_TITLE = "DST evaluation (FGA paper Table 1 shape): JGA, SA, AGA and FGA"
+TABLE_TITLE = "DST evaluation (FGA paper Table 1 shape): JGA, SA, AGA and FGA, then RSA and GCA"
 FUZZY_TITLE = ("JGA and fuzzy JGA (predictions rewritten when the normalised Levenshtein "
                "similarity reaches θ, spec-dst-metrics §8)")
 
@@ -147,6 +148,7 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
                "AGA": _pct(s["aga"])}
         for lam in lambdas:
             row[f"FGA λ={_lam_label(lam)}"] = _pct(s["fga"][lam])
+        row["RSA"], row["GCA"] = _pct(s.get("rsa")), _pct(s.get("gca"))
         rows.append(row)
         entry = {k: s[k] for k in ("dialogues", "turns", "m1", "m2", "jga", "sa", "aga",
                                    "aga_relative")}
@@ -163,6 +165,7 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
         entry["coverage"] = _coverage_entry(cov)
         entry["dropped_pred_slots"] = sum((cov.get("dropped_pred_slots") or {}).values())
         entry["signature"] = table_signature([r["signature"]])
+        entry["rsa"], entry["gca"] = s.get("rsa"), s.get("gca")
         payload_rows[f"{r['system']}@{r['version']}"] = entry
         if cov.get("missing_dialogues") or cov.get("n_missing_turns"):
             notes.append(f"{r['label']} ({r['version']}): scored {cov['scored_dialogues']} of "
@@ -177,6 +180,11 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
     notes.append("Percentages, micro-averaged over turns. FGA with the error-set local match "
                  "for flag input and the subset rule (with R1) for states (spec-dst-metrics "
                  "§6-§7). AGA skips turns with an empty gold state.")
+    notes.append("RSA: Relative Slot Accuracy (Kim et al. 2022, Eq. 2), correct slots over the "
+                 "slots of gold or prediction, mean over turns where either is non-empty. GCA: "
+                 "Granular Change Accuracy (Aksu & Chen 2024), over the turn-to-turn state "
+                 "changes; not computable from per-slot flags (empty cell). See "
+                 "docs/specification.md, spec-dst-metrics addenda.")
     if fuzzy_rows:
         fz_df = pd.DataFrame(fuzzy_rows)
     else:

@@ -19,7 +19,7 @@ from mwzrepro.prepare.delex.styles import STYLES
 
 __all__ = ["TOLERANCE", "bleu_matrix", "table4", "ranking", "metrics_payload", "plot_rows"]
 
-#: Acceptance tolerance of a re-implemented style, in BLEU points (issue 12).
+#: Acceptance tolerance of a re-implemented style, in BLEU points (spec-paper-tables §1).
 TOLERANCE = 0.3
 
 

@@ -169,7 +169,7 @@ def _parse_turn(did: str, i: int, turn: Any, where: str, unknown: Counter[str] |
         if not isinstance(state, dict) or not all(isinstance(v, dict) for v in state.values()):
             raise InputError(f"{where}: 'state' must be an object {{domain: {{slot: value}}}}")
         state_json = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
-        if placeholders == "extended":      # state dialects (issue 28)
+        if placeholders == "extended":      # state dialects (core.state_dialects)
             state_json = resolve_state_json(state_json)
     domains = None
     if "active_domains" in turn:

@@ -155,7 +155,8 @@ def score_states(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any],
 def dst_block(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any], version: str,
               label: str, source: str, params: DSTParams | None,
               coverage: Coverage) -> DSTScores | None:
-    """The FGA paper's DST metrics (percent) of predicted states; None without states.
+    """The FGA paper's DST metrics (percent) of predicted states, with Relative Slot Accuracy
+    and Granular Change Accuracy; None without states.
 
     Args:
         gold: ``(gold dialogues, dropped gold slot counts)`` of
@@ -178,5 +179,5 @@ def dst_block(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any], ve
         signature=public_signature(run.signature(label, version), coverage),
         fuzzy_signature=None if fuzzy is None else public_signature(
             run.signature(label, version, run.fuzzy, "DST-fuzzy"), coverage),
-        notes=tuple(result.notes),
+        notes=tuple(result.notes), rsa=pct(s.rsa), gca=pct(s.gca),
         dropped_pred_slots=dict(result.coverage.dropped_pred_slots or {}))

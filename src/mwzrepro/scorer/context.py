@@ -33,6 +33,7 @@ class ScoringContext(Protocol):
         lexicalized: whether responses are delexicalized before scoring.
         richness_params: the ``richness`` parameter block (``msttr_window``).
         domain_source: active domains of the standard setting (spec-standard-evaluation §8).
+        dst_conventions: the DST scoring presets to add (spec-dst-metrics §12.9), or None.
     """
 
     resources: VersionResources
@@ -44,6 +45,7 @@ class ScoringContext(Protocol):
     lexicalized: bool
     richness_params: ParamsDefaults
     domain_source: str
+    dst_conventions: list[str] | None
     _dst_params: Any
 
     def _prepare(self, data: Mapping[str, Any], source: str) -> PreparedInput: ...

@@ -80,6 +80,12 @@ class Evaluator:
         lexicalized: delexicalize every response first
             (:mod:`mwzrepro.scorer.lexicalized.delexicalize_pass`;
             signatures gain ``lex:<version>-<pred|gold>``).
+        dst_convention: a DST scoring preset (``fga``, ``mwzeval``, ``simpletod``,
+            ``simpletod-original``, ``trade``, ``convlab3``;
+            :mod:`mwzrepro.dst.conventions.presets`) or
+            ``all``: the result gains a ``dst_conventions`` block (JGA, SA and signature per
+            preset); the input must have a predicted state on every turn (else an
+            :class:`InputError`).
         cache_dir, mirror, registry: where resources are cached and fetched from
             (:func:`mwzrepro.scorer.resources.load.load_resources`).
         progress: progress bars while building resources (None: only on a terminal).
@@ -93,7 +99,7 @@ class Evaluator:
     mwzrepro.core.errors.ConfigError: setting must be one of standard, ..., got 'lenient'
 
     Raises:
-        ConfigError: an invalid setting (names it).
+        ConfigError: an invalid setting or DST convention (names it).
         DownloadError, IngestError: resources cannot be fetched or built.
     """
 
@@ -104,7 +110,7 @@ class Evaluator:
                  msttr_window: int = 50, dst_params: DSTParams | None = None,
                  placeholders: str = "reference",
                  allow_missing_turns: bool = True, strict: bool = False,
-                 lexicalized: bool = False,
+                 lexicalized: bool = False, dst_convention: str | None = None,
                  cache_dir: str | Path | None = None, mirror: str | Path | None = None,
                  registry: str | Path | None = None, progress: bool | None = None) -> None:
         from mwzrepro.core.params import checked
@@ -118,6 +124,9 @@ class Evaluator:
         if domain_source not in SYSTEM_DOMAIN_SOURCES:
             raise ConfigError(f"domain_source must be one of {', '.join(SYSTEM_DOMAIN_SOURCES)}"
                               f", got {domain_source!r}")
+        from mwzrepro.scorer.dst_conventions import convention_names
+
+        self.dst_conventions = convention_names(dst_convention) if dst_convention else None
         self.inform = checked(params + "InformParams", {"matching": matching,
                                                         "fuzzy_threshold": fuzzy_threshold},
                               "inform")
@@ -166,6 +175,25 @@ class Evaluator:
         p = Path(path)
         with paused_gc():
             return self.evaluate(read_predictions(p), system or p.stem, p.name)
+
+    def evaluate_conversations(self, conversations: Any, source: str = "<conversations>",
+                               conversation_format: str = "multiwoz", ci: bool = False,
+                               traces: dict[str, Any] | None = None) -> Any:
+        """Score conversations of any length against their goals (the conversation setting,
+        :mod:`mwzrepro.standard.conversation`; input form :mod:`mwzrepro.scorer.lexicalized.
+        conversation_input`: a parsed list of records, one record, or a file path).
+
+        Returns:
+            :class:`~mwzrepro.scorer.lexicalized.conversations.ConversationScores` (with
+            ``ci``: bootstrap intervals over conversations).
+
+        Raises:
+            InputError: a malformed record, turn or goal, or an unknown dialogue id without
+                goal (one line naming the record and turn), before any scoring.
+        """
+        from mwzrepro.scorer.lexicalized.conversations import run_conversations
+
+        return run_conversations(self, conversations, source, conversation_format, ci, traces)
 
     def per_dialogue(self, predictions: Mapping[str, Any], setting: str | None = None,
                      source: str = "<predictions>") -> list[dict[str, Any]]:

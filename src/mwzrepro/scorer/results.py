@@ -38,12 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mwzrepro.scorer.inputs import Coverage
+from mwzrepro.scorer.result_units import UNITS, with_units
 
 __all__ = ["BleuScore", "SuccessScores", "RichnessScores", "StateMatchScores", "DSTScores",
            "EvaluationResult", "UNITS", "with_units"]
 
-#: Unit conventions accepted by :meth:`EvaluationResult.to_dict`.
-UNITS = ("percent", "mwzeval")
 
 
 @dataclass(frozen=True)
@@ -147,6 +146,8 @@ class DSTScores:
         dialogues, turns: the scored corpus (excluded dialogues left out, §2.6).
         signature, fuzzy_signature: settings of the main and the fuzzy figures.
         notes: remarks (removed slots, left-out turns).
+        rsa: Relative Slot Accuracy (:mod:`mwzrepro.dst.relative_slot_accuracy`).
+        gca: Granular Change Accuracy (:mod:`mwzrepro.dst.granular_change_accuracy`).
         dropped_pred_slots: ``{"domain-slot": turns}`` of the predicted values outside the
             30 slots removed before scoring (spec-dst-metrics §2.2); not part of
             :meth:`to_dict`.
@@ -163,13 +164,16 @@ class DSTScores:
     signature: str
     fuzzy_signature: str | None = None
     notes: tuple[str, ...] = ()
+    rsa: float | None = None
+    gca: float | None = None
     dropped_pred_slots: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (percent)."""
         return {"jga": self.jga, "sa": self.sa, "aga": self.aga,
                 "aga_relative": self.aga_relative, "fga": dict(self.fga),
-                "fuzzy_jga": self.fuzzy_jga, "dialogues": self.dialogues, "turns": self.turns}
+                "fuzzy_jga": self.fuzzy_jga, "dialogues": self.dialogues, "turns": self.turns,
+                "rsa": self.rsa, "gca": self.gca}
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,9 @@ class EvaluationResult:
         grounding: the grounded setting's ``grounding`` block
             (:class:`mwzrepro.scorer.lexicalized.grounding.GroundingScores`), else None (and no
             key).
+        dst_conventions: with ``Evaluator(dst_convention=...)``, JGA and SA under the DST
+            scoring presets (:class:`mwzrepro.scorer.dst_conventions.DSTConventions`), else
+            None (and no key).
         caveats: lines qualifying the figures, shown with them on stdout (key ``caveats``
             when there is one): a lexicalized-looking file scored without ``--lexicalized``,
             the oracle-state upper bound of ``lex:1-gold`` (spec-standard-evaluation §18.1).
@@ -217,6 +224,7 @@ class EvaluationResult:
     placeholders: str = "reference"
     placeholders_extended: Any = None
     grounding: Any = None
+    dst_conventions: Any = None
     caveats: tuple[str, ...] = ()
     oracle_states: bool = False
 
@@ -304,6 +312,8 @@ class EvaluationResult:
                 out[f"success_{setting}"] = s.to_dict()
         if self.grounding is not None:
             out["grounding"] = self.grounding.to_dict()
+        if self.dst_conventions is not None:
+            out["dst_conventions"] = self.dst_conventions.to_dict()
         out.update({
             "combined": self.combined,
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
@@ -325,27 +335,3 @@ class EvaluationResult:
         out = {s: {"setting": s, "states": v.state_source, "domains": v.domain_source,
                    **(oracle if s != "grounded" else {})} for s, v in self.success.items()}
         return dict(sorted(out.items(), key=lambda kv: bool(oracle) and kv[0] != "grounded"))
-
-
-def with_units(result: dict[str, Any], units: str) -> dict[str, Any]:
-    """A result dict (:meth:`EvaluationResult.to_dict`) in ``units`` (``percent`` or
-    ``mwzeval``): only slot precision and recall of ``dst`` differ (percent = 100 × the
-    reference evaluator's fraction).
-
-    >>> r = {"dst": {"slot_precision": 0.5, "slot_recall": 0.25}, "units": "mwzeval"}
-    >>> with_units(r, "percent")["dst"]
-    {'slot_precision': 50.0, 'slot_recall': 25.0}
-    >>> with_units(with_units(r, "percent"), "mwzeval") == r
-    True
-    """
-    if units not in UNITS:
-        raise ValueError(f"units must be one of {UNITS}, got {units!r}")
-    if result.get("units") == units:
-        return result
-    out = dict(result, units=units)
-    if out.get("dst"):
-        dst = dict(out["dst"])
-        for k in ("slot_precision", "slot_recall"):
-            dst[k] = 100 * dst[k] if units == "percent" else dst[k] / 100
-        out["dst"] = dst
-    return out

@@ -61,8 +61,11 @@ def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str,
                   source: str) -> dict[str, Any]:
     """The blocks of the metrics ``ctx.metrics`` asks for: ``{"bleu": ..., "success":
     {setting: InformSuccess}, "grounding": ..., "richness": ..., "dst": StateMatch,
-    "dst_fga": DSTMetrics}`` (percent; a block is absent when its metric is off, and the DST
-    blocks when a turn has no predicted state)."""
+    "dst_fga": DSTMetrics, "dst_conventions": DSTConventions}`` (percent; a block is absent
+    when its metric is off, and the DST blocks when a turn has no predicted state).
+
+    Raises:
+        InputError: ``ctx.dst_conventions`` is set and a turn has no predicted state."""
     blocks: dict[str, Any] = {}
     res, cov, version = ctx.resources, coverage, ctx.version
     if ctx.metrics["bleu"]:
@@ -76,6 +79,14 @@ def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str,
     if ctx.metrics["richness"]:
         blocks["richness"] = richness_block(preds["response_norm"], label,
                                             ctx.richness_params.msttr_window, cov)
+    names = getattr(ctx, "dst_conventions", None)
+    if names:
+        from mwzrepro.scorer.dst_conventions import conventions_block, needs_states
+
+        if prep.state_source != "predicted":
+            raise needs_states(source)
+        blocks["dst_conventions"] = conventions_block(preds, res.dst_raw_gold, names, source,
+                                                       cov)
     if ctx.metrics["dst"]:
         if prep.state_source != "predicted":
             log.info("%s: DST metrics not computed: they need a predicted state on every "

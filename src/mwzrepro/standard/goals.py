@@ -28,6 +28,7 @@ __all__ = [
     "GOAL_DOMAINS",
     "REQUESTABLE_NAMES",
     "Goal",
+    "domain_goal",
     "build_eval_goals",
     "eval_goals_to_dict",
     "eval_goals_from_dict",
@@ -49,7 +50,9 @@ REQUESTABLE_NAMES = {
 Goal = dict[str, Any]
 
 
-def _domain_goal(parts: Mapping[str, list[tuple[str, str]]], domain: str) -> Goal:
+def domain_goal(parts: Mapping[str, list[tuple[str, str]]], domain: str) -> Goal:
+    """One domain's goal (module docstring's structure) from its raw parts ``{kind: [(slot,
+    value), ...]}`` (kinds ``info``, ``reqt``, ``book``; §5.2)."""
     requestable: list[str] = []
     if "info" in parts:
         reqt = [slot for slot, _ in parts.get("reqt", [])]
@@ -89,7 +92,7 @@ def build_eval_goals(goals: pd.DataFrame) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     for did, goal in _raw_goals(goals).items():
         for domain, parts in goal.items():
-            g = _domain_goal(parts, domain)
+            g = domain_goal(parts, domain)
             for i, (s, v) in enumerate(g["informable"].items()):
                 rows.append(_row(did, domain, "informable", i, s, v))
             for i, s in enumerate(g["requestable"]):

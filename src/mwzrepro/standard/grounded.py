@@ -1,4 +1,4 @@
-"""The ``grounded`` Inform/Success setting of lexicalized responses (issue 27; spec addendum
+"""The ``grounded`` Inform/Success setting of lexicalized responses (spec addendum
 to spec-standard-evaluation §9, signature field ``set:grounded``, with ``lex:<rule>-<state>``
 as every lexicalized score).
 

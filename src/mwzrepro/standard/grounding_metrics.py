@@ -1,4 +1,4 @@
-"""The grounding figures of lexicalized responses (issue 27; reported next to the grounded
+"""The grounding figures of lexicalized responses (reported next to the grounded
 Inform/Success, :mod:`mwzrepro.standard.grounded`): attribute accuracy, unknown venues and
 entity F1, all read from lex:1's entity-linked spans.
 

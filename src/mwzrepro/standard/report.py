@@ -107,8 +107,9 @@ def _text(result: Mapping[str, Any]) -> str:
         out += ["", "====== DST (FGA paper, percent) ======"]
         out += [f"{k:<15}{fmt_number(d[k], k)}" for k in ("jga", "sa", "aga", "aga_relative")]
         out += [f"{'fga(' + lam + ')':<15}{fmt_number(v, 'fga')}" for lam, v in d["fga"].items()]
-        out += [f"{'fuzzy_jga':<15}{fmt_number(d['fuzzy_jga'], 'jga')}",
-                f"scored: {d['dialogues']} dialogues, {d['turns']} turns",
+        out.append(f"{'fuzzy_jga':<15}{fmt_number(d['fuzzy_jga'], 'jga')}")
+        out += [f"{k:<15}{fmt_number(d.get(k), k)}" for k in ("rsa", "gca")]
+        out += [f"scored: {d['dialogues']} dialogues, {d['turns']} turns",
                 f"signature: {sig['dst_fga']}"]
         if "dst_fga_fuzzy" in sig:
             out.append(f"fuzzy signature: {sig['dst_fga_fuzzy']}")
@@ -142,6 +143,8 @@ def _rows(result: Mapping[str, Any]) -> list[tuple[list[str], list[str]]]:
             cells += [fmt_number(d[k], k) for k in ("jga", "sa", "aga")]
             cells += [fmt_number(v, "fga") for v in d["fga"].values()]
             cells.append(fmt_number(d["fuzzy_jga"], "jga"))
+            head += ["RSA", "GCA"]
+            cells += [fmt_number(d.get(k), k) for k in ("rsa", "gca")]
         if result.get("dst"):
             head += [f"{v} (ref.)" for v in _STATE_LABELS.values()]
             cells += [fmt_number(v, k) for k, v in result["dst"].items()]

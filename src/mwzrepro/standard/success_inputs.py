@@ -1,4 +1,4 @@
-"""Inform/Success inputs prepared once per version (issue 19): everything ``score-success``
+"""Inform/Success inputs prepared once per version: everything ``score-success``
 computes of a system that does not depend on ``inform.fuzzy_threshold``, stored so that a
 threshold change rescores Inform/Success without preparing the system again.
 

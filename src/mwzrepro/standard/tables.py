@@ -1,5 +1,6 @@
 """Assembly of the standard evaluation's tables from ``scores`` rows (the paper's Table 5 and
-Table 6 shapes) and of the ``results/metrics/standard.json`` summary.
+Table 6 shapes), with the ``results/metrics/standard.json`` summary
+(:mod:`mwzrepro.standard.metrics_summary`) and the plot data of Inform/Success.
 
 Every column is checked with :func:`mwzrepro.core.signature.check_compatible`: numbers with
 different settings never share a column. Allowed to vary within a column: the system, and for
@@ -14,7 +15,6 @@ Published numbers come from ``workflow/resources/published/leaderboard.yaml`` (s
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +24,8 @@ import pandas as pd
 from mwzrepro.core.signature import check_compatible, table_signature
 from mwzrepro.core.tables import TableSpec
 from mwzrepro.standard.combined_score import COMBINED_FORMULA, combined_score
+from mwzrepro.standard.metrics_summary import metrics_summary
+from mwzrepro.standard.score_lookup import score_signature, score_value, signature_field
 
 __all__ = [
     "StandardTables",
@@ -31,7 +33,6 @@ __all__ = [
     "inform_success_table",
     "richness_table",
     "state_match_table",
-    "metrics_summary",
     "RICHNESS_ROWS",
 ]
 
@@ -47,51 +48,6 @@ RICHNESS_ROWS = (
 )
 
 _ORACLE = "oracle"
-
-
-#: ``id(scores) -> ({(metric, setting, key): first value}, {(metric, setting): first
-#: signature})`` of a live scores frame (dropped when the frame is collected): each frame is
-#: looked up hundreds of times, and a boolean mask over it per cell cost about 1 s of
-#: ``tables-standard``.
-_LOOKUPS: dict[int, tuple[dict[tuple[str, str, str], Any], dict[tuple[str, str], str]]] = {}
-
-
-def _lookup(scores: pd.DataFrame) -> tuple[dict[tuple[str, str, str], Any],
-                                           dict[tuple[str, str], str]]:
-    hit = _LOOKUPS.get(id(scores))
-    if hit is None:
-        values: dict[tuple[str, str, str], Any] = {}
-        sigs: dict[tuple[str, str], str] = {}
-        for m, s, k, v, g in zip(scores["metric"].tolist(), scores["setting"].tolist(),
-                                 scores["key"].tolist(), scores["value"].tolist(),
-                                 scores["signature"].tolist()):
-            values.setdefault((m, s, k), v)
-            sigs.setdefault((m, s), g)
-        hit = _LOOKUPS[id(scores)] = (values, sigs)
-        weakref.finalize(scores, _LOOKUPS.pop, id(scores), None)
-    return hit
-
-
-def _value(scores: pd.DataFrame, metric: str, setting: str, key: str = "total") -> Any:
-    hit = _lookup(scores)[0].get((metric, setting, key), _MISSING)
-    return None if hit is _MISSING else float(hit)
-
-
-def _signature(scores: pd.DataFrame, metric: str, setting: str) -> str | None:
-    return _lookup(scores)[1].get((metric, setting))
-
-
-_MISSING = object()
-
-
-def _field(sig: str | None, name: str) -> str:
-    if not sig:
-        return ""
-    for part in sig.split("|")[1:]:
-        k, _, v = part.partition(":")
-        if k == name:
-            return v
-    return ""
 
 
 def inform_success_table(
@@ -130,26 +86,26 @@ def inform_success_table(
             sc = per_system[system]
             oracle = system == _ORACLE
             p = published.get("reference_corpus", {}) if oracle else pub_sys.get(system, {})
-            std = _signature(sc, "inform", "standard")
-            opt = _signature(sc, "inform", "optimistic")
+            std = score_signature(sc, "inform", "standard")
+            opt = score_signature(sc, "inform", "optimistic")
             for setting, sig in (("standard", std), ("optimistic", opt)):
                 if sig:
                     sig_cols[setting].append(sig)
-            dialogues = _value(sc, "dialogues", "", "scored")
+            dialogues = score_value(sc, "dialogues", "", "scored")
             rows.append({
                 "version": version,
                 "system": "reference corpus (oracle)" if oracle else system,
                 "model": p.get("model", "gold responses" if oracle else "–"),
                 "type": p.get("type", "corpus" if oracle else "–"),
-                "states": _field(std, "state"),
-                "domains": _field(std, "dom"),
-                "Inform": _value(sc, "inform", "standard"),
-                "Success": _value(sc, "success", "standard"),
+                "states": signature_field(std, "state"),
+                "domains": signature_field(std, "dom"),
+                "Inform": score_value(sc, "inform", "standard"),
+                "Success": score_value(sc, "success", "standard"),
                 **({} if bleu is None else {"Combined": combined_score(
-                    _value(sc, "inform", "standard"), _value(sc, "success", "standard"),
+                    score_value(sc, "inform", "standard"), score_value(sc, "success", "standard"),
                     bleu.get(version, {}).get(system))}),
-                "Inform opt.": _value(sc, "inform", "optimistic"),
-                "Success opt.": _value(sc, "success", "optimistic"),
+                "Inform opt.": score_value(sc, "inform", "optimistic"),
+                "Success opt.": score_value(sc, "success", "optimistic"),
                 "Inform published (2.2)": _num(p.get("inform")),
                 "Success published (2.2)": _num(p.get("success")),
                 "Inform opt. paper (2.2)": _num(p.get("inform_optimistic")),
@@ -193,15 +149,15 @@ def state_match_table(
     for version, per_system in scores.items():
         sigs = []
         for system, sc in per_system.items():
-            sig = _signature(sc, "joint_accuracy", "")
+            sig = score_signature(sc, "joint_accuracy", "")
             if not sig:
                 continue
             sigs.append(sig)
             rows.append({"version": version, "system": system,
-                         "joint accuracy": _value(sc, "joint_accuracy", ""),
-                         "slot F1": _value(sc, "slot_f1", ""),
-                         "slot precision": _value(sc, "slot_precision", ""),
-                         "slot recall": _value(sc, "slot_recall", "")})
+                         "joint accuracy": score_value(sc, "joint_accuracy", ""),
+                         "slot F1": score_value(sc, "slot_f1", ""),
+                         "slot precision": score_value(sc, "slot_precision", ""),
+                         "slot recall": score_value(sc, "slot_recall", "")})
         if sigs:
             check_compatible(sigs, vary=("system",), where=f"state metrics ({version})")
             notes.append(f"{version}: {table_signature(sigs)}")
@@ -278,56 +234,6 @@ def _pub(x: Any, key: str) -> Any:
     return int(x) if key.startswith("uniq") else float(x)
 
 
-def metrics_summary(
-    success: Mapping[str, Mapping[str, pd.DataFrame]],
-    richness: Mapping[str, pd.DataFrame],
-    reference_richness: Mapping[str, pd.DataFrame],
-    bleu: Mapping[str, Mapping[str, float]] | None = None,
-) -> dict[str, Any]:
-    """The ``results/metrics/standard.json`` payload: total Inform/Success per (version,
-    system, setting) and, with ``bleu``, the standard setting's ``combined``, §13 state
-    metrics, richness per system and per reference corpus, and the signatures (one per
-    column, as its table note gives it: no system; a field that differs between the systems,
-    state or dom, reads ``<row>``, each system's own value being under ``states`` and
-    ``domains``)."""
-    out: dict[str, Any] = {"inform_success": {}, "state_match": {}, "richness": {},
-                           "reference_richness": {}, "signatures": {}}
-    for version, per_sys in success.items():
-        out["inform_success"][version] = {}
-        sm: dict[str, Any] = {}
-        for system, sc in per_sys.items():
-            entry: dict[str, Any] = {
-                "states": _field(_signature(sc, "inform", "standard"), "state"),
-                "domains": _field(_signature(sc, "inform", "standard"), "dom"),
-            }
-            for setting in ("standard", "optimistic"):
-                if _signature(sc, "inform", setting):
-                    entry[setting] = {"inform": _value(sc, "inform", setting),
-                                      "success": _value(sc, "success", setting)}
-                    b = (bleu or {}).get(version, {}).get(system)
-                    if setting == "standard" and b is not None:
-                        entry[setting]["combined"] = combined_score(
-                            entry[setting]["inform"], entry[setting]["success"], b)
-                    out["signatures"].setdefault(f"inform_success/{version}/{setting}",
-                                                 []).append(_signature(sc, "inform", setting))
-            out["inform_success"][version][system] = entry
-            if _signature(sc, "joint_accuracy", ""):
-                sm[system] = {k: _value(sc, k, "") for k in
-                              ("joint_accuracy", "slot_f1", "slot_precision", "slot_recall")}
-                out["signatures"].setdefault(f"state_match/{version}",
-                                             []).append(_signature(sc, "joint_accuracy", ""))
-        out["state_match"][version] = sm
-    for system, sc in richness.items():
-        out["richness"][system] = _richness_dict(sc)
-        out["signatures"].setdefault("richness", []).append(sc["signature"].iloc[0])
-    for version, sc in reference_richness.items():
-        out["reference_richness"][version] = _richness_dict(sc)
-        out["signatures"][f"reference_richness/{version}"] = [sc["signature"].iloc[0]]
-    out["signatures"] = {k: table_signature(v, per_row=("state", "dom"))
-                         for k, v in out["signatures"].items()}
-    return out
-
-
 def inform_success_plot(success: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
     """Plot data of Inform/Success by setting: one row per (system, version) with columns
     system, version, row (``system@version``), inform_standard, success_standard,
@@ -339,15 +245,10 @@ def inform_success_plot(success: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd
                                    "row": f"{system}@{version}"}
             for setting in ("standard", "optimistic"):
                 for metric in ("inform", "success"):
-                    row[f"{metric}_{setting}"] = (_value(sc, metric, setting)
-                                                  if _signature(sc, metric, setting) else None)
+                    row[f"{metric}_{setting}"] = (score_value(sc, metric, setting)
+                                                  if score_signature(sc, metric, setting) else None)
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _richness_dict(sc: pd.DataFrame) -> dict[str, Any]:
-    return {k: (int(v) if k.startswith("num_") else float(v))
-            for k, v in zip(sc["key"], sc["value"])}
 
 
 @dataclass(frozen=True)
@@ -357,7 +258,8 @@ class StandardTables:
     Attributes:
         tables: ``{file stem: TableSpec}`` for ``inform_success``, ``richness`` and
             ``state_match``.
-        metrics: the ``standard.json`` payload (:func:`metrics_summary`).
+        metrics: the ``standard.json`` payload
+            (:func:`~mwzrepro.standard.metrics_summary.metrics_summary`).
         plot: :func:`inform_success_plot` rows.
     """
 

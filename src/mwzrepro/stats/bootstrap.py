@@ -1,4 +1,4 @@
-"""Seeded paired bootstrap over test dialogues: percentile confidence intervals (issue 14).
+"""Seeded paired bootstrap over test dialogues: percentile confidence intervals.
 
 One :class:`Resampler` per test set draws ``B`` resamples of its ``D`` dialogues with
 replacement (numpy ``default_rng(seed)``) and keeps them as a (B, D) matrix of

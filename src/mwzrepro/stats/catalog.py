@@ -77,7 +77,7 @@ METRICS: tuple[MetricSpec, ...] = (
 #: style (Nekvinda & Dušek 2021, Table 4; conditions ``ref:<style>``).
 RANKED_METRICS: dict[str, str] = {"bleu": "BLEU", "bleu-styles": "BLEU by reference style",
                                   "inform": "Inform", "success": "Success", "jga": "JGA",
-                                  "fga": "FGA"}
+                                  "fga": "FGA", "dst-presets": "JGA by DST scoring preset"}
 
 
 def spec(key: str) -> MetricSpec:

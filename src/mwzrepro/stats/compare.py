@@ -65,7 +65,8 @@ def compare(a: Mapping[str, DialogueStats], b: Mapping[str, DialogueStats],
 
     Args:
         a, b: ``{metric id: DialogueStats}`` of each system.
-        params: resamples, seed, confidence and p-value method (defaults: issue 14's).
+        params: resamples, seed, confidence and p-value method (defaults:
+            :class:`~mwzrepro.stats.params.StatsParams`'s).
         dialogue_ids: the test dialogues to resample (default: every dialogue either system
             covers in any metric). Pass the full test set to reproduce the pipeline tables.
 

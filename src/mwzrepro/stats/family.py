@@ -1,4 +1,4 @@
-"""One metric family of one version resampled on its own (issue 19, item 2).
+"""One metric family of one version resampled on its own.
 
 The headline figures come from three scorers (:attr:`MetricSpec.source
 <mwzrepro.stats.catalog.MetricSpec>`): BLEU (``bleu``), Inform/Success in both settings
@@ -17,9 +17,10 @@ The figures on each resample are stored as float64 (NaN where a resample misses 
 and the full-sample figure and signatures in the file's metadata (JSON, ``repr`` floats), so
 the assembled outputs are byte-identical to resampling every family in one process.
 
-Addendum to issue 14's ``stats-bootstrap``: rule, split by ``source``; why, an Inform/Success
-change must not resample BLEU, JGA and FGA; signature fields: unchanged (the intervals'
-signatures are built from the same upstream signatures and ``stats`` params).
+Addendum to ``stats-bootstrap`` (:mod:`mwzrepro.stats.bootstrap`): rule, split by
+``source``; why, an Inform/Success change must not resample BLEU, JGA and FGA; signature
+fields: unchanged (the intervals' signatures are built from the same upstream signatures and
+``stats`` params).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Parameters of the ``stats`` block of ``params.yaml``: bootstrap confidence intervals,
-significance tests and the FGA λ they report (issue 14).
+significance tests and the FGA λ they report (docs/signatures.md, ``<METRIC>-CI``).
 
 Example:
     >>> p = StatsParams()
@@ -28,7 +28,7 @@ class StatsParams(ParamsModel):
     systems and ranking stability. Field names are the ``stats:`` keys of ``params.yaml``."""
 
     resamples: int = Field(
-        1000, ge=2, description="Bootstrap resamples of the test dialogues (issue 14: 1000).")
+        1000, ge=2, description="Bootstrap resamples of the test dialogues (1000 in the published tables).")
     seed: int = Field(
         0, ge=0, description="Seed of numpy's default_rng drawing the resamples; every system "
         "and metric of a version shares the same resamples (paired bootstrap).")

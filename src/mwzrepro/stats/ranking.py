@@ -16,7 +16,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -98,14 +98,18 @@ class RankComparison:
                            for s, ra, rb in self.movers]}
 
 
-def compare_rankings(metric: str,
-                     conditions: Mapping[str, Mapping[str, float]]) -> list[RankComparison]:
+def compare_rankings(metric: str, conditions: Mapping[str, Mapping[str, float]],
+                     comparable: Callable[[str, str], bool] | None = None
+                     ) -> list[RankComparison]:
     """Every pair of ``conditions`` (``{condition: {system: figure}}``, pairs in the mapping's
-    order) compared on their common systems (:class:`RankComparison`)."""
+    order) compared on their common systems (:class:`RankComparison`); with ``comparable``,
+    only the pairs it accepts (e.g. conditions of one dataset version)."""
     names = list(conditions)
     out = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
+            if comparable is not None and not comparable(a, b):
+                continue
             common = sorted(set(conditions[a]) & set(conditions[b]))
             va = {s: conditions[a][s] for s in common}
             vb = {s: conditions[b][s] for s in common}

@@ -196,6 +196,10 @@ class RankingReport:
     metrics: dict = field(default_factory=dict)
 
 
+#: Metric → which pairs of its conditions τ compares (``<version> <preset>``: one version).
+SAME_VERSION = {"dst-presets": lambda a, b: a.split()[0] == b.split()[0]}
+
+
 def _published(board: Mapping, key: str) -> dict[str, float]:
     return {s: float(v[key]) for s, v in board.get("systems", {}).items()
             if v.get(key) is not None}
@@ -203,13 +207,16 @@ def _published(board: Mapping, key: str) -> dict[str, float]:
 
 def ranking_conditions(versions: Sequence[Mapping], corrected: Mapping | None,
                        board: Mapping | None, params: StatsParams,
-                       styles: Mapping | None = None) -> dict[str, dict[str, dict[str, float]]]:
+                       styles: Mapping | None = None, presets: Mapping | None = None
+                       ) -> dict[str, dict[str, dict[str, float]]]:
     """``{metric: {condition: {system: figure}}}`` from stats-bootstrap metrics JSON of each
     version (in order), the DST scores against corrected gold states (consistency_dst.json:
     ``systems.<s>.corrected.{jga, fga}``, fractions), the published leaderboard
     (``systems.<s>.{bleu, inform, success, inform_optimistic, success_optimistic}``) and
     the BLEU of every reference style (bleu_styles.json: ``bleu_styles.<style>.<system>``,
-    0-100; metric ``bleu-styles``, condition ``ref:<style>``).
+    0-100; metric ``bleu-styles``, condition ``ref:<style>``) and the JGA of every DST
+    scoring preset (dst_conventions.json: ``presets.<version>.<preset>.<system>.jga``, a
+    fraction; metric ``dst-presets``, condition ``<version> <preset>``, spec-dst-metrics §12.9).
 
     >>> conds = ranking_conditions([], None, None, StatsParams(),
     ...     {"bleu_styles": {"span": {"a": 17.1, "b": 16.0}, "hdsa": {"a": 15.0, "b": 15.5}}})
@@ -245,6 +252,10 @@ def ranking_conditions(versions: Sequence[Mapping], corrected: Mapping | None,
                 out[metric]["paper 2.2 optimistic"] = opt
     for style, values in ((styles or {}).get("bleu_styles") or {}).items():
         out["bleu-styles"][f"ref:{style}"] = {s: float(v) for s, v in values.items()}
+    for version, by_preset in ((presets or {}).get("presets") or {}).items():
+        for name, values in by_preset.items():
+            out["dst-presets"][f"{version} {name}"] = {
+                s: 100 * float(v["jga"]) for s, v in values.items()}
     return {m: c for m, c in out.items() if c}
 
 
@@ -255,17 +266,19 @@ def _json_safe(record: dict) -> dict:
 
 def ranking_report(versions: Sequence[Mapping], corrected: Mapping | None,
                    board: Mapping | None, params: StatsParams,
-                   styles: Mapping | None = None) -> RankingReport:
+                   styles: Mapping | None = None, presets: Mapping | None = None
+                   ) -> RankingReport:
     """Kendall's τ-b between every pair of conditions of every metric, ranks, bump charts'
     data and titles, and the metrics JSON (see :func:`ranking_conditions` for the inputs).
 
     Bump charts and the rank-range summary use only the conditions that score all of the
     metric's systems (ranks among fewer systems are not comparable); τ-b uses every pair on
-    its common systems. ``bump`` has an entry for every metric of
-    :data:`~mwzrepro.stats.catalog.RANKED_METRICS` (empty where no condition scores it)."""
-    conditions = ranking_conditions(versions, corrected, board, params, styles)
+    its common systems (the DST presets only within one version). ``bump`` has an entry for
+    every metric of :data:`~mwzrepro.stats.catalog.RANKED_METRICS` (empty where no condition
+    scores it)."""
+    conditions = ranking_conditions(versions, corrected, board, params, styles, presets)
     comparisons = [c for metric, conds in conditions.items()
-                   for c in compare_rankings(metric, conds)]
+                   for c in compare_rankings(metric, conds, SAME_VERSION.get(metric))]
     spread, bump = {}, {}
     for metric, conds in conditions.items():
         full = max(len(v) for v in conds.values())

@@ -1,4 +1,4 @@
-"""Paired significance tests between systems on shared bootstrap resamples (issue 14).
+"""Paired significance tests between systems on shared bootstrap resamples.
 
 For systems A and B scored on the same resamples (:class:`mwzrepro.stats.bootstrap.Resampler`)
 the paired differences δ*_b = A*_b − B*_b estimate the sampling distribution of the observed

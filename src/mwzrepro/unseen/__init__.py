@@ -16,7 +16,8 @@ dataset (SGD) that occurs nowhere in MultiWOZ's seen material. Modules, in pipel
 * :mod:`~mwzrepro.unseen.rewrite` — the rewritten dialogue (§8);
 * :mod:`~mwzrepro.unseen.testset` — the three steps over a whole split;
 * :mod:`~mwzrepro.unseen.reports` — mapping and leak reports (§9);
-* :mod:`~mwzrepro.unseen.validate` — acceptance checks (§13);
+* :mod:`~mwzrepro.unseen.dialogue_checks` — acceptance checks 4–7, dialogue by dialogue (§13);
+* :mod:`~mwzrepro.unseen.validate` — the acceptance report: every check and the stats (§13, §9);
 * :mod:`~mwzrepro.unseen.build` — one call from inputs to every artefact.
 
 The entity-bias measures (Part B) are in :mod:`mwzrepro.unseen.bias`, their tables in

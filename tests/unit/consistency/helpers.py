@@ -16,7 +16,7 @@ import pandas as pd
 
 from mwzrepro.consistency.correct import correct_split
 from mwzrepro.consistency.lexicons import build_inventories, load_databases, load_ontology
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.core.schemas import TABLES
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "consistency"

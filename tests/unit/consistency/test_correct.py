@@ -13,7 +13,7 @@ from mwzrepro.consistency.export import export_convlab
 from mwzrepro.consistency.context import Hit
 from mwzrepro.consistency.detect import merge_hits
 from mwzrepro.consistency.overrides import Override
-from mwzrepro.consistency.params import CorrectionSettings
+from mwzrepro.consistency.settings import CorrectionSettings
 from mwzrepro.core.errors import InputError
 from mwzrepro.prepare.ingest.convlab import read_convlab
 from tests.unit.consistency.helpers import added, convlab_json, detections, run, tables

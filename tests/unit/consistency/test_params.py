@@ -1,6 +1,6 @@
-"""Unit tests of mwzrepro.consistency.params: the `consistency` block's one definition (nested
-like params.yaml, defaults equal params.yaml, conversion to the correction settings, profile,
-one-line errors naming the key)."""
+"""Unit tests of mwzrepro.consistency.params and .settings: the `consistency` block's one
+definition (nested like params.yaml, defaults equal params.yaml, conversion to the correction
+settings, profile, one-line errors naming the key)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mwzrepro.consistency.params import (
-    DEFAULT_SEED_ALIASES,
-    ConsistencyParams,
-    CorrectionSettings,
-)
+from mwzrepro.consistency.params import DEFAULT_SEED_ALIASES, ConsistencyParams
+from mwzrepro.consistency.settings import CorrectionSettings, correction_settings
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.core.params import cli_args, validate_block
 
@@ -25,7 +22,7 @@ def test_defaults_are_params_yaml_and_nested_like_it():
     assert set(block) == set(ConsistencyParams.model_fields)
     p = validate_block(ConsistencyParams, block, "consistency")
     assert p == ConsistencyParams()
-    assert p.correction().name_seed_aliases == DEFAULT_SEED_ALIASES
+    assert correction_settings(p).name_seed_aliases == DEFAULT_SEED_ALIASES
     assert '--fuzzy-name-match-threshold "${consistency.fuzzy_name_match.threshold}"' in \
         cli_args(ConsistencyParams, block, "consistency", template=True)
     # the structural key keeps its value (dvc.yaml is regenerated when it changes)
@@ -36,12 +33,12 @@ def test_defaults_are_params_yaml_and_nested_like_it():
 def test_params_profile_and_mapping() -> None:
     assert CorrectionSettings.reference().profile() == {}
     assert CorrectionSettings.reference().profile_name() == "reference"
-    p = validate_block(ConsistencyParams, {
+    p = correction_settings(validate_block(ConsistencyParams, {
         "dontcare_policy": "keep",
         "fuzzy_name_match": {"enabled": "true", "domains": "restaurant", "threshold": 90},
         "area_masking": {"entity_names": "true", "street_phrases": True, "addresses": "false"},
         "area_extra_surfaces": "center=centre",
-    }, "consistency").correction()
+    }, "consistency"))
     assert p.profile() == {"dontcare_policy": "keep", "area_extra_surfaces": [["center",
                                                                               "centre"]]}
     assert p.profile_name() == "custom(area_extra_surfaces,dontcare_policy)"

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from mwzrepro.core.normalize import SLOT_MAP, normalize_response
 from mwzrepro.prepare.delex.relexicalize import lexicalize, lexicalize_predictions
-from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer, state_phrases
+from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer
+from mwzrepro.prepare.delex.state_phrases import state_phrases
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon, name_variants, tokens
 from mwzrepro.core.venue_database import VenueDatabase
 

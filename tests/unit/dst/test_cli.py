@@ -168,6 +168,10 @@ def test_score_dst_human_and_paired(tmp_path):
     assert res.exit_code == 0, res.output
     s = json.loads((tmp_path / "scores/mwz21/trade.json").read_text())["scores"]
     assert (s["turns"], s["m1"], s["aga"]) == (2, 1, 0.5)
+    # RSA: turn 0 1/1, turn 1 0/2 (area missed, people dropped); GCA: people correct at turn
+    # 0, then area and the dropped people missed: c = 1, m = 2, 1 · 4 / (1 + 9)
+    assert (s["rsa"], s["rsa_turns"], s["gca"]) == (0.5, 2, 0.4)
+    assert s["gca_changes"] == {"correct": 1, "wrong": 0, "over": 0, "missed": 2}
     paired.write_text(json.dumps({"MUL0002.json": {"0": {"gt": {}}}}))
     res = run(["score-dst-paired", "--input", paired, *common(tmp_path, "trade")])
     assert "dialogue MUL0002.json, turn 0: needs 'gt' and 'pr'" in str(res.exception)
@@ -191,8 +195,8 @@ def test_tables_dst(tmp_path, gold_dir):
     assert res.exit_code == 0, res.output
     md = (outs / "dst.md").read_text()
     lines = [x for x in md.splitlines() if x.startswith("| ")]
-    assert lines[0].startswith("| Model | Gold | Input | #Dialogues | #Turns | #M1 | #M2 | JGA |"
-                               " SA | AGA | FGA λ=0.25 | FGA λ=0.5 | FGA λ=0.75 | FGA λ=1 |")
+    assert lines[0] == ("| Model | Gold | Input | #Dialogues | #Turns | #M1 | #M2 | JGA |"
+                        " SA | AGA | FGA λ=0.25 | FGA λ=0.5 | FGA λ=0.75 | FGA λ=1 | RSA | GCA |")
     assert lines[1].startswith("| SOM-DST sample | mwz21 | human-eval logs | 1 | 3 | 1 | 2 |")
     assert lines[2].startswith("| sys | mwz21 | predicted states | 1 | 3 | 2 | 2 | 66.67 |")
     assert "no predicted states (not scored): nostate@mwz21" in md

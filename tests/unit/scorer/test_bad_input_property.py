@@ -59,15 +59,21 @@ def shared(mini):
 @given(data=PREDICTIONS)
 @example(data={"\n": None})  # an id with a line break, found by this property
 def test_evaluate_gives_a_result_or_one_line(shared, data):
+    result_or_one_line(lambda: shared.evaluate(data, source="random.json"))
+
+
+def result_or_one_line(call):
+    """Run ``call``: its result's ``to_dict()`` is plain JSON-ready data, or it raised one
+    :class:`MwzreproError` of one line (hypothesis events name which)."""
     try:
-        result = shared.evaluate(data, source="random.json")
+        result = call()
     except MwzreproError as err:
         message = str(err)
         assert message and "\n" not in message
         event(f"error: {message.split(': ')[1][:25]}")
         return
     event("scored")
-    json.dumps(result.to_dict())                 # the result is plain JSON-ready data
+    json.dumps(result.to_dict())
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

@@ -50,6 +50,10 @@ def test_hand_checked_numbers(mini):
     # gold turn 1 of sng9001 also has the restaurant name: 2 of 3 turns match jointly
     assert d["dst"]["joint_accuracy"] == pytest.approx(200 / 3)
     assert d["dst_fga"]["turns"] == 3 and d["dst_fga"]["dialogues"] == 2
+    # RSA per turn 3/3, 3/4, 2/3 (sng9002's gold arriveby dontcare is missed); GCA: 5 correct
+    # changes, 2 missed (the name, arriveby): 5 · (5 + 7) / (25 + 49)
+    assert d["dst_fga"]["rsa"] == pytest.approx(100 * (1 + 3 / 4 + 2 / 3) / 3, rel=1e-15)
+    assert d["dst_fga"]["gca"] == pytest.approx(100 * 60 / 74, rel=1e-15)
     # normalized responses (13a tokens, punctuation split off): 'NAME is at ADDRESS .', 'the
     # postcode is POST .', 'booked , the number is PHONE .' (17 tokens) against 'NAME is a nice
     # place . it is at ADDRESS .', 'it is POST . goodbye .', 'booked , a TYPE , the contact

@@ -89,3 +89,19 @@ def test_ranking_conditions_from_stats_outputs():
     assert rep.metrics["comparisons"][3]["movers"] == [
         {"system": "a", "rank_a": 2.0, "rank_b": 1.0},
         {"system": "b", "rank_a": 1.0, "rank_b": 2.0}]
+
+
+def test_dst_presets_are_compared_within_a_version():
+    """dst_conventions.json's preset JGAs (fractions) become conditions '<version> <preset>' of
+    the metric dst-presets (percent); τ pairs only conditions of one version."""
+    presets = {"presets": {
+        v: {"fga": {"a": {"jga": 0.5}, "b": {"jga": 0.4}, "c": {"jga": 0.3}},
+            "mwzeval": {"a": {"jga": 0.3}, "b": {"jga": 0.4}, "c": {"jga": 0.5}}}
+        for v in ("mwz20", "mwz21")}}
+    conds = ranking_conditions([], None, None, StatsParams(), None, presets)
+    assert list(conds["dst-presets"]) == ["mwz20 fga", "mwz20 mwzeval", "mwz21 fga",
+                                          "mwz21 mwzeval"]
+    assert conds["dst-presets"]["mwz21 fga"] == {"a": 50.0, "b": 40.0, "c": 30.0}
+    rep = ranking_report([], None, None, StatsParams(), None, presets)
+    pairs = [(c.a, c.b, c.tau) for c in rep.comparisons]
+    assert pairs == [("mwz20 fga", "mwz20 mwzeval", -1.0), ("mwz21 fga", "mwz21 mwzeval", -1.0)]

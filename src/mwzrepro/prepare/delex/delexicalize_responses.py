@@ -1,7 +1,7 @@
-"""Delexicalization (values → placeholders) of lexicalized system responses (issue 18; spec addendum, rule version
-:data:`LEX_VERSION`): what ``mwzrepro score --lexicalized`` and
-``Evaluator(lexicalized=True)`` apply to every response before the usual normalization and
-scoring.
+"""Delexicalization (values → placeholders) of lexicalized system responses (spec addendum to
+spec-standard-evaluation §3, rule version :data:`LEX_VERSION`): what
+``mwzrepro score --lexicalized`` and ``Evaluator(lexicalized=True)`` apply to every response
+before the usual normalization and scoring.
 
 **Why.** LLM-based systems answer with surface text — venue names, phone numbers, booking
 references — which the reference normalization (spec-standard-evaluation §3) leaves as words,
@@ -20,7 +20,7 @@ do, §9.1); the signature says which (``lex:1-pred``, ``lex:1-gold``).
    ``[restaurant_name]``); any other bracketed text is a value: a venue name when it matches a
    written form of a database name (:func:`~.value_lexicon.name_variants`) with ``rapidfuzz``
    ``ratio`` ≥ :data:`FUZZY_NAME_CUTOFF` (``[De Luca Cucina and Bar]``, ``[de luca cucna]`` →
-   ``[name]``), else its brackets are dropped and the rules below read it. Issue 28: a
+   ``[name]``), else its brackets are dropped and the rules below read it. A
    bracketed name outside §3.2 that the placeholder-name resolver of ``extended`` resolves
    (:mod:`mwzrepro.core.placeholder_resolver`) is written as the §3.2 name with its meaning
    (:func:`~mwzrepro.core.placeholder_resolver.table_name`: ``[Phone_Number]`` → ``[phone]``,
@@ -57,7 +57,7 @@ The placeholders are the span references' slot names, so after §3 they read ``N
 placeholders are left as they are, so a delexicalized file scores the same with and without
 the option except where a value word slipped through.
 
-**Entity links** (issue 27). :meth:`Delexicalizer.link` gives the same text with what every
+**Entity links.** :meth:`Delexicalizer.link` gives the same text with what every
 placeholder replaced (:class:`Span`: slot, surface text, offsets of the placeholder, and for a
 venue name or a train id the database entities it names), from the same single pass; the
 grounded Inform/Success setting reads them (:mod:`mwzrepro.standard.grounded`).
@@ -85,10 +85,18 @@ from typing import Any
 
 from mwzrepro.core.normalize import SLOT_MAP
 from mwzrepro.core.placeholder_resolver import table_name
+from mwzrepro.prepare.delex.state_phrases import fuzzy_state_names, state_phrases
 from mwzrepro.prepare.delex.value_lexicon import FUZZY_NAME_CUTOFF, ValueLexicon, tokens
+from mwzrepro.prepare.delex.value_patterns import (
+    COUNT_RE,
+    ENDPOINTS,
+    LATE_PATTERNS,
+    PATTERNS,
+    TAXI_RE,
+    endpoint_side,
+)
 
-__all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "LinkedResponse", "Span",
-           "state_phrases"]
+__all__ = ["LEX_VERSION", "FUZZY_NAME_CUTOFF", "Delexicalizer", "LinkedResponse", "Span"]
 
 #: Version of the rule above; the signature field is ``lex:<LEX_VERSION>-<pred|gold>``.
 LEX_VERSION = "1"
@@ -98,44 +106,6 @@ MEMO_SIZE = 1 << 15
 
 _BRACKET_RE = re.compile(r"\[([^\[\]]*)\]")
 _PLACEHOLDER_SHAPE = re.compile(r"[a-z]+(?:_[a-z]+)+")
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (slot, re.compile(p, re.IGNORECASE)) for slot, p in (
-        ("ref", r"(?:reference number is|ref ?#|reference #) ?(?P<v>[a-z0-9]{5,12})(?!\w)|"
-                r"(?<![\w#])(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{8}(?!\w)"),
-        ("phone", r"(?<!\w)\(?0?\d{4}\)?[ -]?\d{3}[ -]?\d{3,4}(?!\w)|(?<!\w)\d{10,11}(?!\w)"),
-        ("postcode", r"(?<!\w)c\.? ?b\.? ?\d{1,2},? ?\d ?[a-z]\.? ?[a-z](?!\w)|"
-                     r"(?<!\w)[a-z]{2}\d{1,2} ?\d[a-z]{2}(?!\w)"),
-        ("trainid", r"(?<!\w)tr ?\d{4}(?!\w)"),
-        ("price", r"£ ?\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)? ?(?:pounds?|gbp|£)(?!\w)"),
-        ("time", r"(?<![\w.:])\d{1,2}:\d{2}(?: ?[ap]\.?m\b\.?)?(?![\w:])|"
-                 r"(?<![\w.:])\d{1,2}(?:\.\d{2})? ?[ap]\.?m\b\.?"),
-        ("duration", r"\b(?:takes|lasts|duration is|travel time is|ride time is|trip time is|"
-                     r"journey is|trip is|ride is|total of|approximately|about) "
-                     r"(?P<v>\d+ minutes)\b"),
-    ))
-#: Patterns read after the phrases (a phrase such as ``free school lane`` wins).
-_LATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (slot, re.compile(p, re.IGNORECASE)) for slot, p in (
-        ("entrancefee", r"\b(?:no entrance fee|free of charge|free admission|"
-                        r"free entrance|free)\b(?! ?(?:wi-?fi|internet|parking|-))"),
-    ))
-_COUNT_RE = re.compile(r"(?<![\w.:£-])(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)"
-                       r"(?![\w:£]|\.\d)", re.IGNORECASE)
-_FROM_WORDS = frozenset({"from", "leaving", "leaves", "departing", "departs", "depart",
-                         "leave"})
-_TO_WORDS = frozenset({"to", "into", "arriving", "arrive", "arrives", "for", "at", "in"})
-_ENDPOINTS = frozenset({"departure", "destination"})
-_TAXI_RE = re.compile(r"\b(?:taxi|car|cab)\b", re.IGNORECASE)
-
-#: State slots whose values are matched as phrases, and the placeholder they become.
-_STATE_SLOTS = {"name": "name", "address": "address", "departure": "departure",
-                "destination": "destination", "food": "food", "type": "type", "area": "area",
-                "pricerange": "pricerange", "price range": "pricerange", "day": "day",
-                "bookday": "day", "book day": "day"}
-_SKIP_VALUES = frozenset({"", "yes", "no", "none", "dontcare", "dont care", "don't care",
-                          "not mentioned", "?", "any"})
-
-
 @dataclass(frozen=True)
 class Span:
     """One value the rule replaced, entity-linked (:meth:`Delexicalizer.link`).
@@ -168,33 +138,6 @@ class LinkedResponse:
     text: str
     spans: tuple[Span, ...]
     placeholders: int
-
-
-def state_phrases(state: Mapping[str, Any] | None) -> dict[tuple[str, ...], str]:
-    """Phrases of a turn's state ``{domain: {slot: value}}`` (predicted or gold; other shapes
-    are ignored): ``{token tuple: placeholder name}`` for the slots that name text
-    (:data:`_STATE_SLOTS`); taxi departure/destination keep their side.
-
-    >>> state_phrases({"taxi": {"departure": "the cambridge belfry"}, "hotel": {"stars": "4"}})
-    {('the', 'cambridge', 'belfry'): 'departure'}
-    """
-    out: dict[tuple[str, ...], str] = {}
-    if not isinstance(state, Mapping):
-        return out
-    for domain, slots in state.items():
-        if not isinstance(slots, Mapping):
-            continue
-        for slot, value in slots.items():
-            name = _STATE_SLOTS.get(str(slot).lower())
-            if name is None or not isinstance(value, str):
-                continue
-            value = value.strip().lower()
-            if value in _SKIP_VALUES or len(value) < 3:
-                continue
-            key = tuple(t for t, _, _ in tokens(value))
-            if key and out.get(key) != "name":
-                out[key] = name
-    return out
 
 
 class Delexicalizer:
@@ -251,26 +194,27 @@ class Delexicalizer:
             text = unbracketed
         claimed: list[tuple[int, int, str]] = [
             (m.start(), m.end(), "") for m in _BRACKET_RE.finditer(text)]
-        for slot, pattern in _PATTERNS:
+        for slot, pattern in PATTERNS:
             for m in pattern.finditer(text):
                 span = m.span("v") if "v" in pattern.groupindex and m.group("v") else m.span()
                 _claim(claimed, *span, slot)
         toks = tokens(text)
-        extra = {k: ("name" if v in _ENDPOINTS and self.lexicon.phrases.get(k) == "name" else v)
+        extra = {k: ("name" if v in ENDPOINTS and self.lexicon.phrases.get(k) == "name" else v)
                  for k, v in state_phrases(state).items()}
-        taxi = bool(_TAXI_RE.search(text))
+        taxi = bool(TAXI_RE.search(text))
         venue_names: set[int] = set()   # starts of spans that are written venue names
         for start, end, slot in self.lexicon.find(text, extra, toks):
-            side = _side(slot, text, start, taxi)
+            side = endpoint_side(slot, text, start, taxi)
             if side:
                 _claim(claimed, start, end, side)
                 if slot == "name":
                     venue_names.add(start)
-        self._fuzzy_state_names(text, state, claimed)
-        for slot, pattern in _LATE_PATTERNS:
+        for start, end in fuzzy_state_names(text, state):
+            _claim(claimed, start, end, "name")
+        for slot, pattern in LATE_PATTERNS:
             for m in pattern.finditer(text):
                 _claim(claimed, m.start(), m.end(), slot)
-        for m in _COUNT_RE.finditer(text):
+        for m in COUNT_RE.finditer(text):
             _claim(claimed, m.start(), m.end(), "choice")
         out, pos, length = [], 0, 0
         spans: list[Span] = []
@@ -296,7 +240,7 @@ class Delexicalizer:
     def _span(self, slot: str, surface: str, start: int, end: int, venue: bool) -> Span:
         """One span; venue names (also taxi endpoints) and train ids are linked."""
         entities: tuple[tuple[str, str], ...] = ()
-        if slot == "name" or (venue and slot in _ENDPOINTS):
+        if slot == "name" or (venue and slot in ENDPOINTS):
             entities = self.lexicon.entities_of_name(surface)
         elif slot == "trainid":
             tid = re.sub(r"\s+", "", surface).upper()
@@ -339,50 +283,6 @@ class Delexicalizer:
             return "[name]"
         named = table_name(inner) if low.strip() else None
         return f"[{named}]" if named else inner
-
-    def _fuzzy_state_names(self, text: str, state: Mapping[str, Any] | None,
-                           claimed: list[tuple[int, int, str]]) -> None:
-        if not isinstance(state, Mapping):
-            return
-        from rapidfuzz import fuzz
-
-        low = text.lower()
-        for slots in state.values():
-            name = slots.get("name") if isinstance(slots, Mapping) else None
-            if not isinstance(name, str) or len(name) < 5 or name.lower() in _SKIP_VALUES:
-                continue
-            al = fuzz.partial_ratio_alignment(name.lower(), low,
-                                              score_cutoff=FUZZY_NAME_CUTOFF)
-            if al is None:
-                continue
-            start, end = _snap(low, al.dest_start, al.dest_end)
-            if end > start:
-                _claim(claimed, start, end, "name")
-
-
-def _side(slot: str, text: str, start: int, taxi: bool) -> str:
-    """Station and taxi-endpoint sides from the word before the phrase ('' = no span)."""
-    if slot not in ("station", "name") or (slot == "name" and not taxi):
-        return slot
-    before = text[:start].split()
-    word = before[-1].lower() if before else ""
-    if word in _FROM_WORDS and (slot == "station" or word == "from"):
-        return "departure"
-    if word in _TO_WORDS and (slot == "station" or word == "to"):
-        return "destination"
-    if slot == "name":
-        return slot
-    return "" if text[start:].lower().startswith("cambridge") else "destination"
-
-
-def _snap(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen ``[start, end)`` to whole words."""
-    while start > 0 and text[start - 1].isalnum():
-        start -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return start, end
-
 
 def _claim(claimed: list[tuple[int, int, str]], start: int, end: int, slot: str) -> None:
     """Add a span unless it overlaps one already claimed (earlier rules win)."""

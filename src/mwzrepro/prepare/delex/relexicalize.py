@@ -1,8 +1,9 @@
 """Relexicalization (placeholders → values) of delexicalized system responses, as an
 end-to-end system does at run time: each placeholder is filled from the database entity that
 the turn's own predicted state selects. The inverse of :mod:`.delexicalize_responses`
-(values → placeholders), used to check it (the round-trip acceptance of issue 18) and to make
-lexicalized test inputs.
+(values → placeholders), used to check it (a system's delexicalized outputs, lexicalized from
+its own states and scored with ``--lexicalized``, score close to the delexicalized file) and to
+make lexicalized test inputs.
 
 Rules (placeholders are read case-insensitively and by the unified name of
 spec-standard-evaluation §3.2 they normalize to):
@@ -34,23 +35,25 @@ spec-standard-evaluation §3.2 they normalize to):
 
 from __future__ import annotations
 
-import hashlib
 import re
-from functools import lru_cache
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
-from mwzrepro.prepare.delex.value_lexicon import STATIONS
-from mwzrepro.core.venue_database import ID_FIELD, VenueDatabase
+from mwzrepro.core.venue_database import VenueDatabase
+from mwzrepro.prepare.delex.placeholder_values import (
+    next_entity,
+    placeholder_value,
+    selected_entity,
+    venue_catalog,
+)
 
 __all__ = ["DialogueFocus", "lexicalize", "lexicalize_predictions", "turn_domain"]
 
 _DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "police", "hospital")
-_REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 _VENUE_DOMAINS = ("restaurant", "hotel", "attraction", "police", "hospital")
 _VENUE_FIELDS = frozenset({"NAME", "ADDRESS", "PHONE", "POST"})
 _DESCRIBED = frozenset({"ADDRESS", "PHONE", "POST", "AREA", "FOOD", "TYPE", "PRICE"})
@@ -83,123 +86,6 @@ def turn_domain(state: Mapping[str, Any], previous: Mapping[str, Any] | None,
     if changed:
         return changed[-1]
     return list(state)[-1] if state else None
-
-
-@lru_cache(maxsize=4)
-def _catalog(db: VenueDatabase) -> dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]:
-    """``{domain: (entities, {id: first entity with that id})}``, read once per database."""
-    out = {}
-    for domain in db.domains:
-        entities = db.entities(domain)
-        by_id: dict[str, Any] = {}
-        for i, e in zip(db.ids(domain), entities):
-            by_id.setdefault(i, e)
-        out[domain] = (entities, by_id)
-    return out
-
-
-def _entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
-            kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    if domain in STATIONS:
-        return dict(STATIONS[domain])
-    entities, by_id = _catalog(db).get(domain, ([], {}))
-    if not entities:
-        return {}
-    ids = _selected(db, domain, state)
-    if kept is not None and kept.get(ID_FIELD[domain]) in ids:
-        return dict(kept)
-    if ids:
-        return by_id.get(ids[0], entities[0])
-    return dict(kept) if kept is not None else entities[0]
-
-
-def _selected(db: VenueDatabase, domain: str, state: Mapping[str, Any]) -> list[str]:
-    """The ids the domain's state selects (spec §6 query); none without constraints or when
-    the query refuses them."""
-    constraints = state.get(domain)
-    if not isinstance(constraints, Mapping) or not constraints:
-        return []
-    try:
-        return db.query(domain, constraints)
-    except InputError:
-        return []
-
-
-def _next_entity(db: VenueDatabase, domain: str, state: Mapping[str, Any],
-                 used: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The first entity the domain's state selects (else the domain's first) that is not
-    one of ``used``; the last of ``used`` when every one is."""
-    entities, by_id = _catalog(db).get(domain, ([], {}))
-    pool = [by_id[i] for i in _selected(db, domain, state) if i in by_id] or entities
-    return dict(next((e for e in pool if e not in used), used[-1] if used else {}))
-
-
-def _reference(key: str) -> str:
-    digest = hashlib.sha256(key.encode()).digest()
-    letters = "".join(_REF_ALPHABET[b % len(_REF_ALPHABET)] for b in digest[:4])
-    digits = "".join(str(b % 10) for b in digest[4:8])
-    return "".join(a + b for a, b in zip(letters, digits))
-
-
-def _value(unified: str, name: str, domain: str | None, entity: Mapping[str, Any],
-           train_of: Callable[[], Mapping[str, Any]], slots: Mapping[str, Any],
-           key: str, before: str | None = None) -> str | None:
-    def state_value(*names: str) -> str | None:
-        for n in names:
-            v = slots.get(n)
-            if isinstance(v, str) and v and v not in ("dontcare", "not mentioned"):
-                return v
-        return None
-
-    if before is not None and unified == "PRICE" and entity.get("entrancefee"):
-        return entity["entrancefee"]
-    train = train_of() if unified in ("TRAINID", "PRICE", "TIME", "PLACE") else {}
-    if before is not None and domain == "train" and unified in ("TIME", "PLACE") and train:
-        arrive = bool(re.search(r"\b(?:arriv\w*|to|in|into|by|reach\w*)\W*$", before))
-        if unified == "TIME":
-            return train.get("arrive" if "arrive" in name or arrive else "leave")
-        side = "destination" if "dest" in name or (arrive and "depart" not in name) \
-            else "departure"
-        return train.get(side)
-    if unified in ("NAME", "ADDRESS", "PHONE", "AREA", "FOOD"):
-        value = entity.get(unified.lower()) or state_value(unified.lower())
-        if value is None and unified == "PHONE":
-            value = "07" + "".join(c for c in hashlib.sha256(key.encode()).hexdigest()
-                                   if c.isdigit())[:9].ljust(9, "0")
-        return value
-    if unified == "POST":
-        return entity.get("postcode")
-    if unified == "TRAINID":
-        return train.get("trainid")
-    if unified == "REFERENCE":
-        return _reference(key)
-    if unified == "TYPE":
-        if domain == "taxi" or "car" in name:
-            return "black toyota"
-        return entity.get("type") if domain in ("hotel", "attraction") else "hotel"
-    if unified == "PRICE":
-        if domain == "train" or "train" in name:
-            return train.get("price")
-        rng = entity.get("pricerange")
-        return rng if rng and rng != "?" else "moderate"
-    if unified == "TIME":
-        t = state_value("booktime", "leave", "arrive") or train.get("leave")
-        return t if t and re.fullmatch(r"\d{1,2}:\d{2}", t) else "12:15"
-    if unified == "DAY":
-        return state_value("bookday", "day") or "monday"
-    if unified == "COUNT":
-        if "star" in name:
-            return str(entity.get("stars") or "4")
-        if "people" in name or "stay" in name:
-            v = state_value("bookpeople", "bookstay")
-            return v if v and v.isdigit() else "2"
-        return "3"
-    if unified == "PLACE":
-        side = "departure" if "depart" in name else "destination"
-        v = state_value(side)
-        return v or (train.get(side) if train.get(side) not in (None, "cambridge")
-                     else "norwich")
-    return None
 
 
 def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
@@ -237,13 +123,13 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
                 and d in focus.named):
             entities[d] = focus.entities[d]     # no venue named now: the one named before
         if d not in entities:
-            entities[d] = _entity(db, d, norm,
+            entities[d] = selected_entity(db, d, norm,
                                   None if focus is None else focus.entities.get(d))
             if focus is not None and entities[d]:
                 focus.entities[d] = entities[d]
                 focus.last = d if d in _VENUE_DOMAINS else focus.last
         elif naming and focus is not None and d in named and d in _VENUE_DOMAINS:
-            entities[d] = _next_entity(db, d, norm, [e for dom, e in listed if dom == d])
+            entities[d] = next_entity(db, d, norm, [e for dom, e in listed if dom == d])
             focus.entities[d] = entities[d]     # "[x_name] is ..., [x_name] is ...": the next
         if naming and focus is not None and d in _VENUE_DOMAINS:
             focus.named.add(d)
@@ -291,7 +177,7 @@ def lexicalize(text: str, state: Mapping[str, Any] | None, db: VenueDatabase, *,
         if (fee and unified == "COUNT"
                 and re.match(r"\s*(?:pounds|gbp)\b", m.string[m.end():])):
             return fee.group(0)         # "[attraction_name] is [value_count] pounds": its fee
-        value = _value(unified, name, domain, entity, lambda: entity_of("train"),
+        value = placeholder_value(unified, name, domain, entity, lambda: entity_of("train"),
                        slots, f"{key}|{count}",
                        None if focus is None else before)
         return m.group(0) if value is None else value + (m.group(2) or "").replace("-", " ")
@@ -332,7 +218,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
     lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
     when given); other fields are kept. ``data`` is not modified.
 
-    ``consistent`` (issue 27's round trip; off by default, which keeps the rules above
+    ``consistent`` (the round trip of grounded scoring,
+    :mod:`mwzrepro.scorer.lexicalized.round_trip`; off by default, which keeps the rules above
     byte for byte): a system that keeps talking about the venues it names.
 
     * The venue in focus of a domain is the one last *named* (a name placeholder filled, or
@@ -357,8 +244,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
       venue and no train id came before, is its entrance fee.
 
     ``user_named`` (``{dialogue id as in data: [{domain: [entity id, ...]} per turn]}``):
-    the venues named before each turn's response is written — by the user, and (issue 27's
-    round trip) in words by the response itself; each becomes its domain's venue in focus.
+    the venues named before each turn's response is written — by the user, and (in the round
+    trip) in words by the response itself; each becomes its domain's venue in focus.
     ``domains`` (``{dialogue id as in data: [[domain, ...] per turn]}``): the active domains
     of turns that give no ``active_domains`` (the round trip passes the evaluator's
     estimate from the predicted states, so that an unprefixed placeholder is of the domain
@@ -385,7 +272,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
             heard = (user_named or {}).get(did, ())
             if focus is not None and i < len(heard):
                 for domain, ids in heard[i].items():
-                    entity = _catalog(db).get(domain, ([], {}))[1].get(ids[0]) if ids else None
+                    entity = (venue_catalog(db).get(domain, ([], {}))[1].get(ids[0])
+                              if ids else None)
                     if entity is not None and domain in _VENUE_DOMAINS:
                         focus.entities[domain], focus.last = entity, domain
                         focus.named.add(domain)

@@ -143,6 +143,13 @@ class VersionResources:
         return self._databases[key]
 
     @cached_property
+    def dst_raw_gold(self) -> dict[str, list]:
+        """Raw gold turns of the DST scoring conventions (spec-dst-metrics §12)."""
+        from mwzrepro.dst.conventions.turns import gold_turns
+
+        return gold_turns(self._load("states"), self._load("dialogues"))
+
+    @cached_property
     def dst_gold(self) -> tuple[dict, Any]:
         """Gold belief states of spec-dst-metrics (``(gold, dropped gold slot counts)``), from
         the set's :data:`DST_GOLD_FILE` (built from the ``states`` columns when absent)."""
