@@ -25,6 +25,12 @@ except WorkflowError as exc:
     raise WorkflowError(error_line(exc)) from None
 
 
+# The console lists no package source files (workflow/scripts/console_listing.py).
+from console_listing import collapse_source_files
+
+collapse_source_files()
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/report_flags.smk"
 include: "workflow/rules/download.smk"
@@ -45,3 +51,4 @@ rule all:
     default_target: True
     input:
         ALL_TARGETS,
+

@@ -184,3 +184,38 @@ def test_help_texts_cite_sections_that_exist() -> None:
             bad += [f"mwzrepro {name} --help: {doc} §{s}" for s in m.group(2, 3)
                     if s and f"{doc}-{s}" not in anchors]
     assert not bad, "\n".join(sorted(set(bad)))
+
+
+@pytest.mark.parametrize("page", [REPO / "README.md", *DOCS], ids=lambda p: p.name)
+def test_rules_are_cited_by_spec_section_not_source_path(page: Path) -> None:
+    """A reader is sent to docs/specification.md for a rule, never to a source file
+    (docs/architecture.md, the map of the code, names files by design)."""
+    if page.name == "architecture.md":
+        return
+    paths = re.findall(r"mwzrepro/[\w/]+\.py", page.read_text(encoding="utf-8"))
+    assert not paths, f"{page.name} sends readers to source files: {paths}"
+
+
+def test_system_types_are_spelled_as_the_tables_spell_them() -> None:
+    """`add-system --type` in the README and the docs uses the published tables' spelling
+    (``end-to-end``, ``policy``), so a registered row sorts with the published ones."""
+    import yaml
+
+    board = yaml.safe_load((REPO / "workflow/resources/published/leaderboard.yaml")
+                           .read_text(encoding="utf-8"))
+    types = {str(s["type"]) for s in _walk_systems(board)}
+    assert "end-to-end" in types
+    for page in [REPO / "README.md", *DOCS]:
+        for given in re.findall(r"--type ([a-z][\w-]*)", page.read_text(encoding="utf-8")):
+            assert given in types, f"{page.name}: --type {given} (the tables write {types})"
+
+
+def _walk_systems(node):
+    if isinstance(node, dict):
+        if "type" in node and isinstance(node["type"], str):
+            yield node
+        for value in node.values():
+            yield from _walk_systems(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk_systems(value)

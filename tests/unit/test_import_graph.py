@@ -93,7 +93,7 @@ def test_the_checks_can_fail() -> None:
 #: (docs/architecture.md, "The scorer's parts").
 SCORER_RANK = {
     "resources": 0,
-    "inputs": 1, "prediction_file": 1,
+    "inputs": 1, "prediction_file": 1, "input_drops": 1, "result_units": 1,
     "results": 2, "context": 2,
     "blocks": 3,
     "lexicalized": 4, "dst_conventions": 4,

@@ -70,6 +70,35 @@ def reduced_params() -> dict:
     return params
 
 
+def write_params_keeping_its_form(ws: Path, params: dict) -> None:
+    """Write ``params`` (a reduction of the repository's params.yaml: fewer keys and list
+    items, no new ones) as ``ws/params.yaml`` in the repository file's own form: its comments,
+    quoting and flow style, the left-out keys and items deleted in place (ruamel round trip,
+    quotes preserved). The recipes' "there and back" then sees the form a user has."""
+    from ruamel.yaml import YAML
+
+    rt = YAML()
+    rt.preserve_quotes = True
+    data = rt.load((REPO / "params.yaml").read_text(encoding="utf-8"))
+
+    def reduce(node, value):
+        if isinstance(node, dict):
+            for key in [k for k in node if k not in value]:
+                del node[key]
+            for key, sub in value.items():
+                if isinstance(sub, (dict, list)):
+                    reduce(node[key], sub)
+        elif isinstance(node, list):
+            for i in reversed(range(len(node))):
+                if node[i] not in value:
+                    del node[i]
+        assert node == value, f"not a reduction of params.yaml: {value!r}"
+
+    reduce(data, params)
+    with (ws / "params.yaml").open("w", encoding="utf-8") as out:
+        rt.dump(data, out)
+
+
 def changed_value(value):
     """The value the tests set the parameter to: 90 → 85 (ints), 0.9 → 0.85 (fractions),
     turn → dialogue (:data:`ALTERNATIVE`)."""

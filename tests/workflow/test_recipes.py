@@ -7,7 +7,8 @@ three systems (:func:`tests.workspace.workspace_params`), built with Snakemake a
   the docs name (the backticked names after ``<!-- stages: threshold-change -->``), and
   `dvc metrics diff` is at most 120 characters wide, shows figures only (no signature) and
   lists every Kendall τ that changed;
-- ``threshold-back``: back to 90, nothing left to diff, Snakemake plans nothing;
+- ``threshold-back``: back to 90, nothing left to diff, Snakemake plans nothing, `git status`
+  is clean and params.yaml is byte-identical to what it was (comments included);
 - ``add-system``: `mwzrepro add-system` with a file outside the repository.
 
 Also: every metrics file holds numbers only and every τ of the ranking record is a metric.
@@ -25,7 +26,14 @@ from types import SimpleNamespace
 import pytest
 
 from tests.workflow.dags import REPO, copy_workflow, run_script, tool_env
-from tests.workflow.repos import commit_all, dvc_ran, init_repo, run
+from tests.workflow.repos import (
+    commit_all,
+    dvc_ran,
+    git,
+    init_repo,
+    run,
+    write_params_keeping_its_form,
+)
 from tests.workspace import workspace_params
 
 pytestmark = [
@@ -77,7 +85,8 @@ def _leaves(data, prefix: str = "") -> dict[str, object]:
 @pytest.fixture(scope="module")
 def built(mirror, tmp_path_factory) -> SimpleNamespace:
     root = tmp_path_factory.mktemp("recipes")
-    ws = copy_workflow(root / "ws", params=workspace_params())
+    ws = copy_workflow(root / "ws")
+    write_params_keeping_its_form(ws, workspace_params())
     run_script("make_dvc_yaml.py", "--workdir", str(ws), cwd=ws)
     init_repo(ws, root / "store")
     run(["snakemake", "--cores", "2"], ws, mirror)
@@ -105,6 +114,8 @@ def test_metrics_files_hold_numbers_and_tau(built) -> None:
 
 def test_threshold_recipe_reruns_the_named_stages_and_back(built) -> None:
     ws, mirror = built.ws, built.mirror
+    params_before = (ws / "params.yaml").read_bytes()
+    assert git(ws, "status", "--porcelain") == ""
     before = json.loads((ws / "results/metrics/stats_ranking.json").read_text())
     ran: set[str] = set()
     outputs = []
@@ -125,6 +136,9 @@ def test_threshold_recipe_reruns_the_named_stages_and_back(built) -> None:
 
     for line in recipe("threshold-back"):
         shell(line, ws, mirror)
+    # really back: nothing for Git to show, params.yaml as it was, byte for byte
+    assert (ws / "params.yaml").read_bytes() == params_before
+    assert git(ws, "status", "--porcelain") == ""
     assert shell("dvc metrics diff", ws, mirror).stdout.strip() == ""
     plan = run(["snakemake", "-n"], ws, mirror).stdout
     assert "Nothing to be done" in plan or "nothing to be done" in plan.lower()

@@ -47,7 +47,7 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     from mwzrepro.core.io import write_json
     from mwzrepro.scorer.leaderboard.compare import compare_shared
     from mwzrepro.scorer.evaluator import read_predictions
-    from mwzrepro.scorer.lexicalized.file_form import kept_delexicalized, parse_forms, with_form
+    from mwzrepro.scorer.lexicalized.file_form import lexicalized_form, parse_forms, with_form
     from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.stats.catalog import spec
     from mwzrepro.stats.compare import comparison_note, format_comparison
@@ -63,14 +63,13 @@ def compare(predictions_a: Path, predictions_b: Path, setting: str, name_a: str 
     evaluator = make_evaluator(kw, ("bleu", "success", "dst"), setting)
     evaluators = []
     for name, path, d in zip(names, (predictions_a, predictions_b), data):
-        f = forms.get(name)
-        kept = kept_delexicalized(evaluator, f, d)
-        if kept is not None:
-            f = kept
-            log.warning("%s: responses carry placeholders (delexicalized): compared as they "
-                        "are, not delexicalized again", path.name)
+        f, line = lexicalized_form(evaluator, forms.get(name), d, path.name, "compared")
+        if line:
+            log.warning("%s", line)
         evaluators.append(with_form(evaluator, f))
     done = compare_shared(tuple(evaluators), data[0], data[1], params, names, strict)
+    for line in done.drops:
+        log.warning("%s", line)
     if done.shared_only:
         log.warning("%s", done.warning(names))
     rows = done.rows

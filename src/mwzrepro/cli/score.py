@@ -61,7 +61,8 @@ def resource_options(f):
                      help="Responses are lexicalized (real names, phones, references): "
                           "delexicalize them first against the venue database and the state "
                           "(predicted if every turn has one, else gold); signatures gain "
-                          "lex:<version>-<pred|gold>."),
+                          "lex:<version>-<pred|gold>. A file whose responses carry "
+                          "placeholders (one in ten or more) is scored as it is."),
         click.option("--cache-dir", type=PATH, default=None,
                      help="Cache of the built resources (default: $MWZREPRO_CACHE, else the "
                           "per-user cache directory)."),
@@ -206,6 +207,7 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
             table_metrics = ("bleu", "success", "dst")  # the table's columns, by default
             return score_many(paths, fmt, setting, chosen if metrics != ",".join(METRICS)
                               else table_metrics, strict, per_dialogue, out, kw, _evaluator)
+    form_values = tuple(kw.get("form") or ())
     kw = {k: v for k, v in kw.items() if k not in MANY_KEYS}
     if per_dialogue is not None and setting == "grounded":
         from mwzrepro.core.errors import ConfigError
@@ -217,7 +219,8 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     options = {**{k: str(v) for k, v in kw.items()
                   if k not in ("lexicalized", "dst_convention") or v}, "metrics": chosen,
                "setting": setting, "strict": strict, "system": name,
-               "input": predictions_file.name}
+               "input": predictions_file.name,
+               **({"form": ",".join(form_values)} if form_values else {})}
     stored, key = None, None
     if result_cache and per_dialogue is None:
         key = _result_key(predictions_file, options, kw)
@@ -230,7 +233,7 @@ def score(files: tuple[Path, ...], setting: str, metrics: str, fmt: str, units: 
     else:
         with paused_gc(freeze=True):  # reading the file too (mwzrepro.core.gc_pause)
             stored = _score(predictions_file, name, chosen, setting, strict, per_dialogue,
-                            key, kw)
+                            key, kw, form_values)
     if out is not None:
         from mwzrepro.core.io import write_text
 
@@ -269,20 +272,34 @@ def _rank_conventions(paths: list[Path], names: list[str], name: str, fmt: str,
 
 
 def _score(predictions_file: Path, name: str, chosen: list[str], setting: str, strict: bool,
-           per_dialogue: Path | None, key: str | None, kw: dict[str, Any]) -> dict[str, Any]:
-    """Score the file and store the result under ``key``: the mwzeval-units result dict."""
+           per_dialogue: Path | None, key: str | None, kw: dict[str, Any],
+           form_values: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Score the file and store the result under ``key``: the mwzeval-units result dict
+    (``form_values``: ``--form NAME=...`` with the row name ``name``)."""
+    import logging
+
     from mwzrepro.scorer.resources.cache import cache_root
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import read_shape
+    from mwzrepro.scorer.lexicalized.file_form import lexicalized_form, parse_forms, with_form
     from mwzrepro.scorer.resources.stored_results import store_result
     from mwzrepro.standard.report import per_dialogue_text
 
     data = read_predictions(predictions_file)
     read_shape(data, predictions_file.name)       # before any resource is built
     evaluator = _evaluator(kw, chosen, setting, strict)
+    # --lexicalized never delexicalizes a file that carries placeholders (file_form's rules)
+    form, line = lexicalized_form(evaluator, parse_forms(form_values, [name]).get(name), data,
+                                  predictions_file.name)
+    if line:
+        logging.getLogger("mwzrepro").warning("%s", line)
+    if form is not None:
+        evaluator = with_form(evaluator, form)
     result = evaluator.evaluate(data, name, predictions_file.name,
                                 per_dialogue=per_dialogue is not None)
     stored = result.to_dict("mwzeval")
+    if line:                                      # shown again with a stored result
+        stored["warnings"] = [line, *stored["warnings"]]
     if key is not None:
         store_result(cache_root(kw["cache_dir"]), key, stored)
     if per_dialogue is not None:

@@ -34,7 +34,7 @@ __all__ = ["many_options", "form_option", "expand_inputs", "is_many", "score_man
 MANY_KEYS = ("names", "ci", "paired_bs", "paired_bs_n",
              *(row["param"] for row in table_entry(StatsParams)["options"]
                if row["path"] not in _STATS_EXCLUDE),
-             "jobs", "keep_going", "form")
+             "jobs", "keep_going", "form", "shared")
 
 
 def form_option(name_means: str):
@@ -71,6 +71,10 @@ def many_options(f):
                           "failures (default: the first bad file stops the call, nothing "
                           "written)."),
         form_option("the row name"),
+        click.option("--shared", is_flag=True, default=False,
+                     help="Several files: score every file on the dialogues and turns all of "
+                          "them give, with a warning, so that rows differing only in coverage "
+                          "are ranked and tested (as compare does with two files)."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -141,7 +145,8 @@ def score_many(files: list[Path], fmt: str, setting: str, chosen: tuple[str, ...
     board = evaluator.evaluate_many(dict(zip(names, files)), ci=kw["ci"],
                                     paired_bs=kw["paired_bs"], params=params, forms=forms,
                                     strict=strict, keep_going=kw["keep_going"],
-                                    jobs=kw["jobs"], per_dialogue=per_dialogue is not None)
+                                    jobs=kw["jobs"], per_dialogue=per_dialogue is not None,
+                                    shared=kw["shared"])
     text = format_leaderboard(board, fmt)
     if per_dialogue is not None:
         for name, result in board.results.items():

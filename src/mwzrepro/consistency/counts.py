@@ -16,6 +16,8 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from typing import Any
+
 import pandas as pd
 
 from mwzrepro.consistency.rules import SCOPE
@@ -32,6 +34,7 @@ __all__ = [
     "draw_verification_sample",
     "turn_units",
     "totals",
+    "changed_totals",
     "rows_of",
 ]
 
@@ -268,6 +271,31 @@ def totals(counts: pd.DataFrame) -> dict[str, float]:
     """The overall total row as ``{dialogues, dialogue_pct, turns, turn_pct}``."""
     row = counts[(counts["domain"] == "total")].iloc[0]
     return {k: float(row[k]) for k in ("dialogues", "dialogue_pct", "turns", "turn_pct")}
+
+
+def changed_totals(counts: Mapping[tuple[str, str], pd.DataFrame]) -> dict[str, Any]:
+    """The dialogues and turns the correction changes (the ``total`` row of each split, §8;
+    MultiWOZ 2.1 test: 713 dialogues, the headline of Qian et al.'s Table 1), per
+    ``"<version>/<split>"`` and summed over each version's splits under ``total``:
+    ``{"mwz21/test": {"dialogues": 713, "turns": 3461}, ..., "total": {"mwz21":
+    {"dialogues": 1478, "turns": 7213}}}`` (counts, integers).
+
+    >>> t = pd.DataFrame({"domain": ["hotel", "total"], "slot": ["area", ""],
+    ...                   "dialogues": [3, 5], "turns": [4, 9]})
+    >>> changed_totals({("mwz21", "test"): t, ("mwz21", "val"): t})["total"]
+    {'mwz21': {'dialogues': 10, 'turns': 18}}
+    """
+    out: dict[str, Any] = {}
+    total: dict[str, dict[str, int]] = {}
+    for (version, split), frame in sorted(counts.items()):
+        row = frame[frame["domain"] == "total"].iloc[0]
+        here = {"dialogues": int(row["dialogues"]), "turns": int(row["turns"])}
+        out[f"{version}/{split}"] = here
+        summed = total.setdefault(version, {"dialogues": 0, "turns": 0})
+        for k, v in here.items():
+            summed[k] += v
+    out["total"] = total
+    return out
 
 
 def rows_of(counts: pd.DataFrame) -> Sequence[tuple[str, str]]:

@@ -8,8 +8,8 @@ Inputs are the :func:`mwzrepro.consistency.counts.count_changes` frames keyed by
 ``[domain, slot, count, percent]`` per split, ``spec_expected`` rows as mappings, ``table3``).
 Cells of the rendered tables are strings ``count (pct%)``.
 
-:func:`assemble_tables` puts everything ``tables-consistency`` writes together: the five tables
-with captions and notes, and the metrics record (``results/metrics/consistency.json``).
+:func:`assemble_tables` puts together all ``tables-consistency`` writes: the five tables with
+captions and notes, the metrics record (``results/metrics/consistency.json``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import pandas as pd
 from mwzrepro.consistency.counts import (
     PAPER_EXEMPT,
     TABLE_ROWS,
+    changed_totals,
     paper_tolerance_ok,
     spec_tolerance_ok,
     verification_stats,
@@ -163,10 +164,8 @@ def reference_table(
             is_total = k[1] in ("total", "")
             row: dict[str, Any] = {
                 "split": split, "domain": k[0], "slot": k[1],
-                "dialogues": int(m["dialogues"]),
-                "spec dialogues": _int(s, "dialogues"),
-                "turns": int(m["turns"]),
-                "spec turns": _int(s, "turns"),
+                "dialogues": int(m["dialogues"]), "spec dialogues": _int(s, "dialogues"),
+                "turns": int(m["turns"]), "spec turns": _int(s, "turns"),
                 "detections": None if is_total else int(m["detections"]),
                 "spec detections": _int(s, "detections"),
                 "within spec": "–" if s is None else _yes(spec_dialogues_ok(m, s, k)),
@@ -285,9 +284,10 @@ def assemble_tables(
 
     Returns:
         :class:`ConsistencyTables`: tables ``consistency_table1``, ``_table6``,
-        ``_provenance``, ``_reference``, ``_table3``; metrics with ``signatures``,
-        ``datasets`` (``"<version>/<split>"``: version label, signature, profile, coverage,
-        counts) and ``reference_check`` (cells outside the spec's and the paper's tolerances).
+        ``_provenance``, ``_reference``, ``_table3``; metrics with ``signatures``, ``changed``
+        (:func:`~mwzrepro.consistency.counts.changed_totals`), ``datasets``
+        (``"<version>/<split>"``: version label, signature, profile, coverage, counts) and
+        ``reference_check`` (cells outside the spec's and the paper's tolerances).
     """
     signatures = sorted({m["signature"] for m in metas.values()})
     profiles = sorted({dumps_json(m["profile"], indent=None) for m in metas.values()})
@@ -328,7 +328,7 @@ def assemble_tables(
     ]
     has_ref = not ref.empty
     metrics = {
-        "signatures": signatures,
+        "signatures": signatures, "changed": changed_totals(counts),
         "datasets": {
             f"{v}/{s}": {
                 "version_label": version_label(v),

@@ -189,8 +189,11 @@ def assemble_tables(records: Sequence[Mapping[str, Any]], lambda_max: float,
         fz_df = pd.DataFrame(fuzzy_rows)
     else:
         fz_df = pd.DataFrame(columns=["Model", "Gold", "#Turns", "JGA", "fuzzy JGA"])
-    fuzzy_notes = sorted({Signature.parse(r["fuzzy"]["signature"]).without(VARY).format()
-                          for r in scored if r["fuzzy"]})
+    fuzzy_sigs = [r["fuzzy"]["signature"] for r in scored if r["fuzzy"]]
+    # every field kept, ver (the Gold column) and the input's fields as <row> where they vary
+    fuzzy_notes = [f"Signature of every row (<row>: the row's own value; ver is its Gold "
+                   f"column): {table_signature(fuzzy_sigs, per_row=VARY)}"] if fuzzy_sigs \
+        else []
     marks = [float(x) for x in lambdas]
     return DSTTables(
         table=Table(pd.DataFrame(rows), TABLE_TITLE, notes),

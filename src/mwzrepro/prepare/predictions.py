@@ -8,6 +8,10 @@ Validation against the test set (the system turns of a canonical ``turns`` table
 * an id that is not a test dialogue (after lowercasing and dropping ``.json``) is an error;
 * more turns than the dialogue has is an error;
 * a non-string response, a non-object state or a non-list active_domains is an error;
+* a turn with a state and no ``response`` key is a states-only turn (a DST system's output,
+  scored with ``--metrics dst``): its response reads as empty. Addendum to §2.1: the rule as
+  stated; why, a state tracker has no responses to give; signature fields: none (the DST
+  signatures do not depend on responses);
 * a missing dialogue or missing trailing turns are allowed (the reference evaluator scores the
   given prefix, §2.3) but always reported in the ``coverage`` table, never silently dropped;
   with ``allow_missing_turns=False`` missing trailing turns are an error as well.
@@ -155,7 +159,8 @@ def _parse_turn(did: str, i: int, turn: Any, where: str, unknown: Counter[str] |
                 placeholders: str = "reference") -> dict[str, Any]:
     if not isinstance(turn, dict):
         raise InputError(f"{where}: each turn must be an object with a 'response'")
-    response = turn.get("response")
+    # a states-only turn (a state, no response) reads as an empty response (module docstring)
+    response = turn.get("response", "" if "state" in turn else None)
     if not isinstance(response, str):
         raise InputError(f"{where}: 'response' must be a string, got {type(response).__name__}")
     state_json = None

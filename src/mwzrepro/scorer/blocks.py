@@ -179,4 +179,5 @@ def dst_block(preds: Mapping[str, list], gold: tuple[Mapping[str, Any], Any], ve
         signature=public_signature(run.signature(label, version), coverage),
         fuzzy_signature=None if fuzzy is None else public_signature(
             run.signature(label, version, run.fuzzy, "DST-fuzzy"), coverage),
-        notes=tuple(result.notes), rsa=pct(s.rsa), gca=pct(s.gca))
+        notes=tuple(result.notes), rsa=pct(s.rsa), gca=pct(s.gca),
+        dropped_pred_slots=dict(result.coverage.dropped_pred_slots or {}))

@@ -198,8 +198,10 @@ class Coverage:
         return (f"dialogues={self.dialogues}/{self.expected_dialogues},"
                 f"turns={self.turns}/{self.expected_turns}")
 
-    def warnings(self, source: str) -> list[str]:
-        """Loud one-line warnings: partial coverage (with counts) and empty responses.
+    def warnings(self, source: str, responses: bool = True) -> list[str]:
+        """Loud one-line warnings: partial coverage (with counts) and, when ``responses`` (a
+        metric that reads the responses is computed), empty responses; a states-only file
+        scored with ``--metrics dst`` gets no empty-response line.
 
         >>> w = Coverage(944, 1000, 6757, 7372, ("mul0001",)).warnings("labes.json")[0]
         >>> for part in w.split("; "): print(part)
@@ -223,7 +225,7 @@ class Coverage:
                              f"{', '.join(self.truncated_dialogues[:3])})")
             out.append(f"{source}: PARTIAL COVERAGE: {'; '.join(parts)}; every number below "
                        "is computed on this subset only (the signatures record it)")
-        if self.empty_responses:
+        if self.empty_responses and responses:
             what = ("ALL responses are empty (is 'response' the right field?)"
                     if self.empty_responses == self.turns else
                     f"{self.empty_responses} of {self.turns} responses are empty")

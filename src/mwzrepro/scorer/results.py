@@ -38,12 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mwzrepro.scorer.inputs import Coverage
+from mwzrepro.scorer.result_units import UNITS, with_units
 
 __all__ = ["BleuScore", "SuccessScores", "RichnessScores", "StateMatchScores", "DSTScores",
            "EvaluationResult", "UNITS", "with_units"]
 
-#: Unit conventions accepted by :meth:`EvaluationResult.to_dict`.
-UNITS = ("percent", "mwzeval")
 
 
 @dataclass(frozen=True)
@@ -149,6 +148,9 @@ class DSTScores:
         notes: remarks (removed slots, left-out turns).
         rsa: Relative Slot Accuracy (:mod:`mwzrepro.dst.relative_slot_accuracy`).
         gca: Granular Change Accuracy (:mod:`mwzrepro.dst.granular_change_accuracy`).
+        dropped_pred_slots: ``{"domain-slot": turns}`` of the predicted values outside the
+            30 slots removed before scoring (spec-dst-metrics §2.2); not part of
+            :meth:`to_dict`.
     """
 
     jga: float
@@ -164,6 +166,7 @@ class DSTScores:
     notes: tuple[str, ...] = ()
     rsa: float | None = None
     gca: float | None = None
+    dropped_pred_slots: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (percent)."""
@@ -199,6 +202,11 @@ class EvaluationResult:
         dst_conventions: with ``Evaluator(dst_convention=...)``, JGA and SA under the DST
             scoring presets (:class:`mwzrepro.scorer.dst_conventions.DSTConventions`), else
             None (and no key).
+        caveats: lines qualifying the figures, shown with them on stdout (key ``caveats``
+            when there is one): a lexicalized-looking file scored without ``--lexicalized``,
+            the oracle-state upper bound of ``lex:1-gold`` (spec-standard-evaluation §18.1).
+        oracle_states: ``lex:1-gold``: ``sources`` lists grounded first, the others marked
+            ``"upper_bound": "oracle states"``.
     """
 
     system: str
@@ -217,6 +225,8 @@ class EvaluationResult:
     placeholders_extended: Any = None
     grounding: Any = None
     dst_conventions: Any = None
+    caveats: tuple[str, ...] = ()
+    oracle_states: bool = False
 
     #: Keys of the reference evaluator's result object (the mapping view below).
     MWZEVAL_KEYS = ("bleu", "success", "richness", "dst")
@@ -309,8 +319,7 @@ class EvaluationResult:
             "dst_fga": None if self.dst_fga is None else self.dst_fga.to_dict(),
             "system": self.system, "version": self.version, "input": self.source,
             "units": "mwzeval", "coverage": self.coverage.as_dict(),
-            "sources": {s: {"setting": s, "states": v.state_source,
-                            "domains": v.domain_source} for s, v in self.success.items()},
+            "sources": self._sources(),
             "signatures": self.signatures(),
             "warnings": list(self.warnings),
             "unknown_placeholders": dict(self.unknown_placeholders),
@@ -318,28 +327,11 @@ class EvaluationResult:
             "placeholders_extended": None if self.placeholders_extended is None
             else self.placeholders_extended.to_dict(),
         })
+        out.update({"caveats": list(self.caveats)} if self.caveats else {})
         return with_units(out, units)
 
-
-def with_units(result: dict[str, Any], units: str) -> dict[str, Any]:
-    """A result dict (:meth:`EvaluationResult.to_dict`) in ``units`` (``percent`` or
-    ``mwzeval``): only slot precision and recall of ``dst`` differ (percent = 100 × the
-    reference evaluator's fraction).
-
-    >>> r = {"dst": {"slot_precision": 0.5, "slot_recall": 0.25}, "units": "mwzeval"}
-    >>> with_units(r, "percent")["dst"]
-    {'slot_precision': 50.0, 'slot_recall': 25.0}
-    >>> with_units(with_units(r, "percent"), "mwzeval") == r
-    True
-    """
-    if units not in UNITS:
-        raise ValueError(f"units must be one of {UNITS}, got {units!r}")
-    if result.get("units") == units:
-        return result
-    out = dict(result, units=units)
-    if out.get("dst"):
-        dst = dict(out["dst"])
-        for k in ("slot_precision", "slot_recall"):
-            dst[k] = 100 * dst[k] if units == "percent" else dst[k] / 100
-        out["dst"] = dst
-    return out
+    def _sources(self) -> dict[str, dict[str, Any]]:
+        oracle = {"upper_bound": "oracle states"} if self.oracle_states else {}
+        out = {s: {"setting": s, "states": v.state_source, "domains": v.domain_source,
+                   **(oracle if s != "grounded" else {})} for s, v in self.success.items()}
+        return dict(sorted(out.items(), key=lambda kv: bool(oracle) and kv[0] != "grounded"))

@@ -31,6 +31,7 @@ from mwzrepro.scorer.blocks import (
 )
 from mwzrepro.scorer.dialects.placeholder_pass import extended_pass
 from mwzrepro.scorer.dialects.warning_lines import dialect_warnings
+from mwzrepro.scorer.input_drops import dropped_slots_line, placeholder_line
 from mwzrepro.scorer.lexicalized.grounding import grounded_blocks
 from mwzrepro.scorer.results import EvaluationResult
 
@@ -125,15 +126,20 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
     ``dialogue_rows`` (one per dialogue, :meth:`Evaluator.per_dialogue
     <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
     label = system or ANONYMOUS
+    oracle = False
     preds, prep, coverage, unknown, _ = prepared
-    warnings = coverage.warnings(source)
-    if unknown:
-        warnings.append(f"{source}: unknown placeholders deleted by normalization "
-                        f"(spec §3): {dict(sorted(unknown.items()))}")
+    reads_responses = any(ctx.metrics[m] for m in ("bleu", "success", "richness"))
+    warnings = coverage.warnings(source, responses=reads_responses)
+    deleted = placeholder_line(source, unknown)
+    if deleted:
+        warnings.append(deleted)
     dialect = dialect_warnings(ctx, data, preds, source)  # one scan of the input
     warnings += dialect.lines
     blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source, prepared.links)
     blocks = _signed(blocks, ctx.standard.placeholders, preds, dialect.state_fields)
+    caveats = [] if dialect.lexicalized is None else [
+        f"NOT THE FILE'S SCORE: its responses look lexicalized and are scored here as "
+        f"delexicalized text (see the line on stderr): {dialect.lexicalized}"]
     extended = None
     if ctx.standard.placeholders == "reference" and (ctx.metrics["bleu"]
                                                      or ctx.metrics["success"]):
@@ -145,17 +151,28 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
             lex_state_source,
             lex_value,
             lex_warnings,
+            oracle_line,
             with_lex_signatures,
         )
 
-        blocks = with_lex_signatures(blocks, lex_value(lex_state_source(data)))
+        state_source = lex_state_source(data)
+        blocks = with_lex_signatures(blocks, lex_value(state_source))
         warnings += lex_warnings(ctx.domain_source, source)
+        settings = blocks.get("success", {})
+        oracle = state_source == "gold" and any(s != "grounded" for s in settings)
+        if oracle:
+            caveats.append(oracle_line(source, "grounded" in settings))
+    dropped = blocks.get("dst_fga") and dropped_slots_line(source,
+                                                           blocks["dst_fga"].dropped_pred_slots)
+    if dropped:
+        warnings.append(dropped)
     if dialogue_rows is not None:
         blocks["dialogues"] = dialogue_rows
     for w in warnings:
         log.warning("%s", w)
     return EvaluationResult(system or "", ctx.version, source, coverage,
-                            warnings=tuple(warnings),
+                            warnings=tuple(warnings), caveats=tuple(caveats),
+                            oracle_states=oracle,
                             unknown_placeholders=dict(sorted(unknown.items())),
                             placeholders=ctx.standard.placeholders,
                             placeholders_extended=extended, **blocks)

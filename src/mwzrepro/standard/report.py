@@ -75,14 +75,15 @@ def _text(result: Mapping[str, Any]) -> str:
     from mwzrepro.standard.grounding_metrics import grounding_lines
 
     sig, combined = result["signatures"], result.get("combined")
-    out = _header(result)
+    out = _header(result) + [f"WARNING {c}" for c in result.get("caveats", [])]
     if result.get("bleu"):
         ref, value = next(iter(result["bleu"].items()))
         out += ["", "====== BLEU ======", f"{'bleu':<15}{fmt_number(value, 'bleu')}",
                 f"references: {ref} (span delexicalization)", f"signature: {sig['bleu']}"]
     for key, src in result.get("sources", {}).items():
         block = result["success"] if f"success_{key}" not in result else result[f"success_{key}"]
-        out += ["", f"====== SUCCESS ({key}) ======",
+        bound = "; ORACLE-STATE UPPER BOUND" if src.get("upper_bound") else ""
+        out += ["", f"====== SUCCESS ({key}{bound}) ======",
                 f"{'':<15}" + "".join(f"{d:>12}" for d in _domains(block["inform"]))]
         for metric in ("inform", "success"):
             out.append(f"{metric:<15}" + "".join(f"{fmt_number(block[metric][d], metric):>12}"
@@ -159,7 +160,7 @@ def _notes(result: Mapping[str, Any]) -> list[str]:
         notes.append(f"PARTIAL COVERAGE: {cov['dialogues']}/{cov['expected_dialogues']} "
                      f"dialogues, {cov['turns']}/{cov['expected_turns']} turns")
     notes += [f"{k}: {v}" for k, v in result["signatures"].items()]
-    return notes
+    return [f"WARNING {c}" for c in result.get("caveats", [])] + notes
 
 
 def _markdown(result: Mapping[str, Any]) -> str:

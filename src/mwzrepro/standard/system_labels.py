@@ -20,11 +20,11 @@ def with_submission_labels(published: Mapping[str, Any], submissions: Mapping[st
     ``model``/``type`` labels of the registry ``submissions`` (``{"sources": {id: entry}}``)
     added for systems the leaderboard does not label. The inputs are not modified.
 
-    >>> pub = {"systems": {"ubar": {"model": "GPT-2", "type": "e2e"}}}
+    >>> pub = {"systems": {"ubar": {"model": "GPT-2", "type": "end-to-end"}}}
     >>> sub = {"sources": {"mwzeval-predictions-mine": {
     ...     "path": "mwzeval/predictions/mine.json", "model": "T5", "type": "LLM"}}}
     >>> with_submission_labels(pub, sub)["systems"]
-    {'ubar': {'model': 'GPT-2', 'type': 'e2e'}, 'mine': {'model': 'T5', 'type': 'LLM'}}
+    {'ubar': {'model': 'GPT-2', 'type': 'end-to-end'}, 'mine': {'model': 'T5', 'type': 'LLM'}}
     """
     out = dict(published)
     systems = {k: dict(v) for k, v in (published.get("systems") or {}).items()}

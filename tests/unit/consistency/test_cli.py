@@ -102,6 +102,20 @@ def test_correct_and_tables(tmp_path: Path) -> None:
     counts = {(r["domain"], r["slot"]): r for r in metrics["datasets"]["mwz21/val"]["counts"]}
     assert counts[("hotel", "area")]["dialogues"] == 1
     assert counts[("total", "")]["detections"] == 2  # d1 hotel-area (H2), d2 hotel-type (HT2)
+    # the numbers-only metrics file (as the workflow writes it, with --record) keeps the
+    # dialogues and turns the correction changed, per split and summed per version
+    res = CliRunner().invoke(cli, [
+        "tables-consistency", "--scores-dir", str(tmp_path / "scores"),
+        "--published", str(RES / "published" / "qian2021.yaml"),
+        "--tables-dir", str(out / "tables"), "--metrics", str(out / "numbers.json"),
+        "--record", str(out / "record.json")], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    numbers = json.loads((out / "numbers.json").read_text())
+    total = counts[("total", "")]
+    assert numbers["changed"]["mwz21/val"] == {"dialogues": total["dialogues"],
+                                               "turns": total["turns"]} == {"dialogues": 2,
+                                                                            "turns": 3}
+    assert numbers["changed"]["total"] == {"mwz21": {"dialogues": 2, "turns": 3}}
 
     res = CliRunner().invoke(cli, [
         "consistency-sample", "--scores-dir", str(tmp_path / "scores"),

@@ -200,6 +200,9 @@ def test_tables_dst(tmp_path, gold_dir):
     assert lines[1].startswith("| SOM-DST sample | mwz21 | human-eval logs | 1 | 3 | 1 | 2 |")
     assert lines[2].startswith("| sys | mwz21 | predicted states | 1 | 3 | 2 | 2 | 66.67 |")
     assert "no predicted states (not scored): nostate@mwz21" in md
+    fuzzy = (outs / "dst_fuzzy.md").read_text()
+    sig = next(x for x in fuzzy.splitlines() if "DST-fuzzy|" in x)
+    assert "DST-fuzzy|ver:mwz21|" in sig                 # the version, as in every signature
     metrics = json.loads((outs / "dst.json").read_text())
     assert sorted(metrics["rows"]) == ["sample@mwz21", "sys@mwz21"]
     assert metrics["not_scored"] == ["nostate@mwz21"]

@@ -200,9 +200,9 @@ def test_grounded_alone_rescores_what_it_can(mini, dst):
         "grounded", None, None, ext.bleu.score)
     assert figures.states == {"restuarant → restaurant": 3}
     assert figures.jga == (ext.dst.joint_accuracy if dst else None)
-    assert ref.warnings[-1] == figures.line("g.json")
-    assert ref.warnings[-1].startswith(f"g.json: with placeholders=extended: BLEU "
-                                       f"{ext.bleu.score:.1f}")
+    line = next(w for w in ref.warnings if "with placeholders=extended" in w)
+    assert line == figures.line("g.json")
+    assert line.startswith(f"g.json: with placeholders=extended: BLEU {ext.bleu.score:.1f}")
 
 
 def test_a_lexicalized_file_gets_the_hint_with_the_lexicalized_figures(mini):

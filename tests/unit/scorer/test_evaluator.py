@@ -275,7 +275,7 @@ def test_placeholder_dialect_gets_the_extended_line_equal_to_extended_scoring(mi
     line = (f"dialect.json: with placeholders=extended: Inform 100.0, Success 100.0, "
             f"BLEU {ext.bleu.score:.1f} (it maps restaurant-address ×1, ")
     assert line in caplog.text and any(w.startswith(line) for w in ref.warnings)
-    assert "unknown placeholders deleted by normalization (spec §3): {'restaurant_post_code'" \
+    assert "unknown placeholders deleted by normalization (spec-standard-evaluation §3.2): {'restaurant_post_code'" \
         ": 1, 'restaurant_ref': 1}" in caplog.text
     assert ext.to_dict()["placeholders_extended"] is None          # no second pass
     # the signature field: only under extended, on the normalization-dependent blocks

@@ -75,6 +75,10 @@ def test_rows_columns_and_rendering(results, tmp_path):
         "grounded": {"inform": 74.0, "success": 55.5}, "attribute_accuracy": 99.5,
         "filled_attribute_accuracy": 99.25, "entity_f1": 55.0, "unknown_venues": 0}
     assert "filled_attribute_accuracy" not in record["rows"]["mine"]
+    # which text the standard columns score, and why a filled row differs from inform_success
+    said = next(n for n in spec.notes if n.startswith("Inform and Success (standard"))
+    assert "'filled' rows the relexicalized text, not the system's own placeholders" in said
+    assert "inform_success" in said
 
 
 def test_metrics_are_numbers_and_record_has_signatures(results, tmp_path):

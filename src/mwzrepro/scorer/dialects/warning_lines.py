@@ -31,11 +31,14 @@ class DialectReport(NamedTuple):
         has_unknown: under ``reference``, whether a predicted state names a domain or slot
             outside the ontology (:func:`~mwzrepro.core.state_dialects.cells_have_unknown`,
             reused by the ``extended`` pass); None under ``extended`` (not checked).
+        lexicalized: the lexicalized-file line (also the last of ``lines``), None when the
+            detector did not fire: the figures of the run carry it on stdout too.
     """
 
     lines: list[str]
     state_fields: dict[str, str]
     has_unknown: bool | None = None
+    lexicalized: str | None = None
 
 
 def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
@@ -48,6 +51,7 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
     placeholders = evaluator.standard.placeholders
     lines: list[str] = []
     fields: dict[str, str] = {}
+    hint_line = None
     # under reference the column holds the states as given: a cheap check first
     unknown = cells_have_unknown(preds["state_json"]) if placeholders == "reference" else None
     if unknown is not False:
@@ -59,5 +63,6 @@ def dialect_warnings(evaluator: ScoringContext, data: Mapping[str, Any],
 
         hint = lexicalized_hint(evaluator, data, preds["response"], source)
         if hint is not None:
-            lines.append(hint.line(source))
-    return DialectReport(lines, fields, unknown)
+            hint_line = hint.line(source)
+            lines.append(hint_line)
+    return DialectReport(lines, fields, unknown, hint_line)

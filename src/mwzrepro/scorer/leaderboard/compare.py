@@ -33,10 +33,13 @@ __all__ = ["compare_predictions", "compare_shared", "SharedComparison", "predict
 
 
 def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: str,
-                     fga_lambda: float, references: BleuReferences) -> dict[str, Any]:
+                     fga_lambda: float, references: BleuReferences,
+                     drops: list[str] | None = None) -> dict[str, Any]:
     """``{metric: DialogueStats}`` of one prediction mapping: Inform and Success of the
     evaluator's first setting, BLEU and, with ``dst`` and a state on every turn, JGA and
     FGA(``fga_lambda``) (module docstring); ``references`` tokenized once for every system.
+    ``drops``, when given, receives the lines of :mod:`mwzrepro.scorer.input_drops` (deleted
+    placeholders, removed predicted slots) under the file label ``name``.
 
     Raises:
         InputError: invalid input (see :meth:`Evaluator.evaluate`).
@@ -46,7 +49,11 @@ def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: s
     from mwzrepro.standard.inform_success import DIALOGUE_COLUMNS, dialogue_rows
     from mwzrepro.stats.units import success_stats
 
-    preds, prep, *_ = evaluator._prepare(data, name)
+    from mwzrepro.scorer.input_drops import placeholder_line
+
+    preds, prep, _, unknown, _ = evaluator._prepare(data, name)
+    if drops is not None:
+        drops += filter(None, [placeholder_line(name, unknown)])
     ev = evaluator.resources.eval
     setting = evaluator.settings[0]
     prep = prep.for_setting(setting, ev.turn_domains)
@@ -56,22 +63,25 @@ def prediction_stats(evaluator: ScoringContext, data: Mapping[str, Any], name: s
     out = {m: success_stats(rows, setting, m, name) for m in ("inform", "success")}
     out["bleu"] = references.stats(pd.DataFrame(preds), name)
     if evaluator.metrics["dst"] and prep.state_source == "predicted":
-        out.update(_dst_stats(evaluator, preds, name, fga_lambda))
+        out.update(_dst_stats(evaluator, preds, name, fga_lambda, drops))
     return out
 
 
-def _dst_stats(evaluator: ScoringContext, preds: Any, name: str,
-               fga_lambda: float) -> dict[str, Any]:
+def _dst_stats(evaluator: ScoringContext, preds: Any, name: str, fga_lambda: float,
+               drops: list[str] | None = None) -> dict[str, Any]:
     """JGA and FGA(λ) as per-dialogue turn counts, scored as ``Evaluator.evaluate`` scores
-    them (the evaluator's ``dst`` parameters)."""
+    them (the evaluator's ``dst`` parameters); the removed-slot line goes to ``drops``."""
     from mwzrepro.dst.corpus import outcomes_frame
     from mwzrepro.scorer.blocks import score_states
+    from mwzrepro.scorer.input_drops import dropped_slots_line
     from mwzrepro.stats.units import dst_stats
 
     _run, result = score_states(preds, evaluator.resources.dst_gold, evaluator._dst_params,
                                 name)
     if result.scores is None:
         return {}
+    if drops is not None:
+        drops += filter(None, [dropped_slots_line(name, result.coverage.dropped_pred_slots)])
     turns = outcomes_frame(result.outcomes)
     return {"jga": dst_stats(turns, "jga", name),
             "fga": dst_stats(turns, "fga", name, fga_lambda)}
@@ -87,12 +97,15 @@ class SharedComparison:
             when both cover it).
         covered: ``(dialogues A covers, dialogues B covers)``.
         test_dialogues: dialogues of the test set.
+        drops: what the scoring left out of either file, one line per kind with counts
+            (:mod:`mwzrepro.scorer.input_drops`), A's lines first.
     """
 
     rows: list[MetricComparison]
     dialogues: int
     covered: tuple[int, int]
     test_dialogues: int
+    drops: tuple[str, ...] = ()
 
     @property
     def shared_only(self) -> bool:
@@ -131,14 +144,15 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
     params = params or StatsParams()
     first = evaluators[0]
     refs = BleuReferences(first.resources.references)  # tokenized once for both systems
-    sa = prediction_stats(evaluators[0], a, names[0], params.fga_lambda, refs)
-    sb = prediction_stats(evaluators[1], b, names[1], params.fga_lambda, refs)
+    drops: list[str] = []
+    sa = prediction_stats(evaluators[0], a, names[0], params.fga_lambda, refs, drops)
+    sb = prediction_stats(evaluators[1], b, names[1], params.fga_lambda, refs, drops)
     test = frozenset(first.resources.expected)
     cov = (len(sa["inform"].dialogue_ids), len(sb["inform"].dialogue_ids))
     shared = test & set(sa["inform"].dialogue_ids) & set(sb["inform"].dialogue_ids)
     if shared == test:
         rows = compare(sa, sb, params, first.resources.expected)
-        return SharedComparison(rows, len(test), cov, len(test))
+        return SharedComparison(rows, len(test), cov, len(test), tuple(drops))
     if strict:
         raise InputError(f"{names[0]} covers {cov[0]} and {names[1]} {cov[1]} of the "
                          f"{len(test)} test dialogues and --strict (strict=True) requires "
@@ -148,7 +162,7 @@ def compare_shared(evaluators: tuple[ScoringContext, ScoringContext], a: Mapping
                          "compare")
     rows = compare({m: s.restricted(shared) for m, s in sa.items()},
                    {m: s.restricted(shared) for m, s in sb.items()}, params, shared)
-    return SharedComparison(rows, len(shared), cov, len(test))
+    return SharedComparison(rows, len(shared), cov, len(test), tuple(drops))
 
 
 def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapping[str, Any],
@@ -172,6 +186,8 @@ def compare_predictions(evaluator: ScoringContext, a: Mapping[str, Any], b: Mapp
     import logging
 
     done = compare_shared((evaluator, evaluator), a, b, params, names)
+    for line in done.drops:
+        logging.getLogger("mwzrepro").warning("%s", line)
     if done.shared_only:
         logging.getLogger("mwzrepro").warning("%s", done.warning(names))
     return done.rows

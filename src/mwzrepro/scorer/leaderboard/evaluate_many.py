@@ -76,6 +76,8 @@ class Leaderboard:
         params: the :class:`~mwzrepro.stats.params.StatsParams` of intervals and tests.
         ci, paired_bs: whether intervals / paired tests were computed.
         version: dataset version; dialogues: test dialogues resampled.
+        shared: with ``shared``, what the rows gave and what they all gave
+            (:class:`~mwzrepro.scorer.leaderboard.shared_coverage.SharedCoverage`), else None.
     """
 
     table: pd.DataFrame
@@ -87,6 +89,7 @@ class Leaderboard:
     paired_bs: bool = False
     version: str = ""
     dialogues: int = 0
+    shared: Any = None
 
 
 def _figures(result: EvaluationResult, fga_lambda: float) -> dict[str, float | None]:
@@ -110,27 +113,43 @@ class _Scored(NamedTuple):
     error: str | None = None
 
 
-def _score_item(evaluator: Any, item: tuple[str, Any, dict | None], with_stats: bool,
+def _label(source: Any) -> str:
+    return Path(source).name if isinstance(source, str | Path) else "<predictions>"
+
+
+def _shared_rows(systems: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """``(systems with every readable file cut to what all give, SharedCoverage)``
+    (:mod:`mwzrepro.scorer.leaderboard.shared_coverage`); a file that cannot be read stays
+    as it is, for its row to fail as without ``shared``."""
+    from mwzrepro.scorer.inputs import read_shape
+    from mwzrepro.scorer.leaderboard.shared_coverage import shared_subset
+
+    read: dict[str, Any] = {}
+    for name, source in systems.items():
+        try:
+            data = read_predictions(source) if isinstance(source, str | Path) else source
+            read[name] = read_shape(data, _label(source))[0]
+        except MwzreproError:
+            continue
+    cut, shared = shared_subset(read)
+    return {name: cut.get(name, source) for name, source in systems.items()}, shared
+
+
+def _score_item(evaluator: Any, item: tuple[str, Any, dict | None, str], with_stats: bool,
                 fga_lambda: float, references: Any, per_dialogue: bool) -> _Scored:
     """The :class:`_Scored` of one row (in a worker)."""
     from mwzrepro.scorer.leaderboard.compare import prediction_stats
-    from mwzrepro.scorer.lexicalized.file_form import kept_delexicalized, with_form
+    from mwzrepro.scorer.lexicalized.file_form import lexicalized_form, with_form
     from mwzrepro.scorer.inputs import read_shape
 
-    name, source, form = item
-    label = Path(source).name if isinstance(source, str | Path) else "<predictions>"
+    name, source, form, label = item
     level = log.level
     log.setLevel(logging.ERROR)  # the parent repeats each result's warnings, in row order
     try:
         data = read_predictions(source) if isinstance(source, str | Path) else source
         read_shape(data, label)
-        notes = []
-        kept = kept_delexicalized(evaluator, form, data)
-        if kept is not None:
-            form = kept
-            notes.append(f"{label}: responses carry placeholders (delexicalized): scored as "
-                         "they are, not delexicalized again (--lexicalized applies to "
-                         "lexicalized files only; --form NAME=lexicalized forces it)")
+        form, line = lexicalized_form(evaluator, form, data, label)
+        notes = [line] if line else []
         ev = with_form(evaluator, form)
         result = ev.evaluate(data, name, label, per_dialogue=per_dialogue)
         stats = prediction_stats(ev, data, name, fga_lambda, references) if with_stats \
@@ -180,7 +199,7 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
                   paired_bs: bool = False, params: StatsParams | None = None,
                   forms: Mapping[str, Mapping[str, Any]] | None = None, strict: bool = False,
                   keep_going: bool = False, jobs: int | None = None,
-                  per_dialogue: bool = False) -> Leaderboard:
+                  per_dialogue: bool = False, shared: bool = False) -> Leaderboard:
     """Score every system of ``systems`` (``{row name: predictions mapping or file path}``,
     in table order; the first is the baseline) with ``evaluator``.
 
@@ -196,6 +215,9 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
         keep_going: a file that fails is listed in ``failures`` instead of stopping the call.
         jobs: worker processes (default: every core the process may use, or MWZREPRO_JOBS).
         per_dialogue: fill each result's per-dialogue rows.
+        shared: score every file on the dialogues and turns all files give, with a loud
+            warning (:mod:`mwzrepro.scorer.leaderboard.shared_coverage`), so that rows that
+            differ only in coverage are comparable.
 
     Returns:
         :class:`Leaderboard`.
@@ -217,15 +239,22 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
         from mwzrepro.stats.bleu_stats import BleuReferences
 
         refs = BleuReferences(evaluator.resources.references)  # once, inherited by workers
-    items = [(name, source, (forms or {}).get(name)) for name, source in systems.items()]
+    labels = {name: _label(source) for name, source in systems.items()}
+    cover = None
+    if shared:
+        systems, cover = _shared_rows(systems)
+        if cover.changed:
+            log.warning("%s", cover.warning())
+    items = [(name, source, (forms or {}).get(name), labels[name])
+             for name, source in systems.items()]
     done = fork_map(lambda item: _score_item(evaluator, item, with_stats, params.fga_lambda,
                                              refs, per_dialogue),
                     items, jobs=jobs)
-    failures = {name: out.error for (name, _, _), out in zip(items, done)
+    failures = {name: out.error for (name, *_), out in zip(items, done)
                 if out.error is not None}
     if failures and not keep_going:
         raise InputError(next(iter(failures.values())))
-    ok = [(name, out) for (name, _, _), out in zip(items, done) if out.error is None]
+    ok = [(name, out) for (name, *_), out in zip(items, done) if out.error is None]
     if not ok:
         raise InputError(f"no file could be scored ({len(failures)} failed)")
     results = {name: out.result for name, out in ok}
@@ -249,4 +278,4 @@ def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = Fals
                 if comp.comparable[baseline] else {}
     return Leaderboard(_table(results, comp, params, reps if ci else None, tests), results,
                        comp, failures, params, ci, paired_bs, evaluator.version,
-                       len(evaluator.resources.expected))
+                       len(evaluator.resources.expected), cover)

@@ -79,6 +79,8 @@ def leaderboard_notes(board: Leaderboard) -> list[str]:
     notes.append(f"{label}; state and dom (the file's own states, its active-domain "
                  "source) vary by file:")
     notes += [f"  {_SIG_TITLES[b]}: {s}" for b, s in comp.signatures.items()]
+    if board.shared is not None and board.shared.changed:
+        notes.append(board.shared.warning())
     if not comp.all_comparable:
         notes.append(comp.differing_line())
     if board.ci or board.paired_bs:

@@ -117,6 +117,21 @@ def lex_warnings(domain_source: str, source: str) -> list[str]:
             "auto, provided or estimated"]
 
 
+def oracle_line(source: str, grounded: bool) -> str:
+    """The caveat of a lexicalized file without states (``lex:1-gold``): its standard and
+    optimistic Inform/Success read the gold states, an upper bound (spec-standard-evaluation
+    §18.1); ``grounded``: the grounded setting was scored too (and is shown first).
+
+    >>> print(oracle_line("llm.json", False))
+    llm.json: ORACLE-STATE UPPER BOUND: the file has no states, so standard Inform/Success reads the gold states (lex:1-gold), an upper bound, not the system's score; --setting grounded scores the venues the text names (spec-standard-evaluation §18.1, §18.3)
+    """
+    grounded_part = ("the grounded block (first) scores the venues the text names" if grounded
+                     else "--setting grounded scores the venues the text names")
+    return (f"{source}: ORACLE-STATE UPPER BOUND: the file has no states, so standard "
+            "Inform/Success reads the gold states (lex:1-gold), an upper bound, not the "
+            f"system's score; {grounded_part} (spec-standard-evaluation §18.1, §18.3)")
+
+
 def lex_value(source: str) -> str:
     """The signature value ``<rule version>-<state source>`` (``1-pred``)."""
     return f"{LEX_VERSION}-{source}"

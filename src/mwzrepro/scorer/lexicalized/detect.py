@@ -14,7 +14,10 @@ second only when the first holds:
 1. *No placeholders* (:func:`~mwzrepro.scorer.lexicalized.form_measure.may_be_lexicalized`):
    at least 0.8 of the responses carry no placeholder. The 19 public delexicalized files have
    at most 0.39 (AuGPT), the corpus text 1.0; a delexicalized file never gets to step 2, so
-   the check costs one regular-expression scan per response.
+   the check costs one regular-expression scan per response. A file that rule 1 calls
+   delexicalized (one response in ten with a placeholder, which ``--lexicalized`` scores as it
+   is) gets no hint either: its "with --lexicalized" figures would not be what the option
+   gives.
 2. *Values* (:func:`~mwzrepro.scorer.lexicalized.form_measure.names_values`): the responses are
    delexicalized as ``--lexicalized`` does (:mod:`mwzrepro.prepare.delex.delexicalize_responses`,
    against the venue database and the turn's state), and in at least 0.15 of them that writes
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from mwzrepro.scorer.lexicalized.form_measure import (
     HINT_MIN_NAMING,
     HINT_MIN_WITHOUT_PLACEHOLDER,
+    carries_placeholders,
     may_be_lexicalized,
     measure_form,
     names_values,
@@ -93,8 +97,9 @@ def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
     ``responses`` (file order), or None when the detector (module docstring) does not fire.
     """
     measure = measure_form(responses)
-    if not may_be_lexicalized(measure):
-        return None
+    if not may_be_lexicalized(measure) or carries_placeholders(measure) \
+            or not any(r.strip() for r in responses):
+        return None  # placeholders (rule 1 keeps the file), or no text (a states-only file)
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.inputs import read_shape
     from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions, lex_value

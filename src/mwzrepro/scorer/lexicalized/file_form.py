@@ -13,7 +13,13 @@ the existing ``lex:`` and ``ph:``):
   :func:`looks_delexicalized`: rule 1 of :mod:`mwzrepro.scorer.lexicalized.form_measure`) is
   scored as it is, with a warning naming it. Delexicalizing it again would rewrite values
   left in its template responses (it moved one delexicalized file's Inform from 83.4 to
-  83.5). An explicit ``NAME=lexicalized`` is obeyed.
+  83.5). An explicit ``NAME=lexicalized`` is obeyed. ``mwzrepro score FILE --lexicalized``
+  follows the same rule.
+* The mixed case, a lexicalized file in which fewer than one response in ten carries a
+  placeholder (an LLM that wrote ``[booking_reference]`` where it had no reference): it is a
+  lexicalized file, every response is delexicalized by lex:1 (spec-standard-evaluation §18.1),
+  the placeholders read by their names. Either way one line gives the counts
+  (:func:`lexicalized_form`).
 
 >>> looks_delexicalized({"d": [{"response": "[value_name] is in the [value_area]."},
 ...                            {"response": "Anything else?"}]})
@@ -39,7 +45,7 @@ from mwzrepro.scorer.lexicalized.form_measure import (
 )
 
 __all__ = ["looks_delexicalized", "parse_forms", "with_form", "kept_delexicalized",
-           "FORM_VALUES"]
+           "lexicalized_form", "FORM_VALUES"]
 
 #: Values of ``--form NAME=...``.
 FORM_VALUES = ("lexicalized", "delexicalized", "placeholders=reference",
@@ -69,6 +75,43 @@ def kept_delexicalized(evaluator: Any, form: Mapping[str, Any] | None,
             and looks_delexicalized(data):
         return {**(form or {}), "lexicalized": False}
     return None
+
+
+def lexicalized_form(evaluator: Any, form: Mapping[str, Any] | None, data: Mapping[str, Any],
+                     source: str, verb: str = "scored"
+                     ) -> tuple[Mapping[str, Any] | None, str | None]:
+    """``(the form to score data with, the line to show or None)`` under the module
+    docstring's rules: a delexicalized file is kept as it is (:func:`kept_delexicalized`),
+    a lexicalized file with some placeholders is delexicalized whole; the line gives the
+    counts (responses with a placeholder, of all; ``verb``: "scored", "compared").
+
+    >>> class E: lexicalized = True
+    >>> data = {"d": [{"response": "Nandos , ref [booking_reference] ."}]
+    ...               + [{"response": "Nandos is nice ."}] * 19}
+    >>> form, line = lexicalized_form(E(), None, data, "llm.json")
+    >>> form is None
+    True
+    >>> print(line)
+    llm.json: --lexicalized: 1 of 20 responses (5.0 %) carry a placeholder, fewer than 10 % (a lexicalized file): every response delexicalized, its placeholders read by their names (spec-standard-evaluation §18.1)
+    >>> print(lexicalized_form(E(), None, {"d": [{"response": "[value_name] ."}]}, "b.json")[1])
+    b.json: responses carry placeholders (delexicalized): scored as they are, not delexicalized again (1 of 1 responses (100.0 %) carry a placeholder, at least 10 %; --form NAME=lexicalized forces it)
+    """
+    if not evaluator.lexicalized or "lexicalized" in (form or {}):
+        return form, None
+    m = measure_form(responses_of(data))
+    counts = (f"{m.with_placeholder} of {m.responses} responses "
+              f"({100 * m.placeholder_share:.1f} %) carry a placeholder")
+    least = f"{100 * DELEXICALIZED_MIN_SHARE:g} %"
+    if carries_placeholders(m):
+        return ({**(form or {}), "lexicalized": False},
+                f"{source}: responses carry placeholders (delexicalized): {verb} as they are, "
+                f"not delexicalized again ({counts}, at least {least}; --form "
+                "NAME=lexicalized forces it)")
+    if not m.with_placeholder:
+        return form, None
+    return form, (f"{source}: --lexicalized: {counts}, fewer than {least} (a lexicalized "
+                  "file): every response delexicalized, its placeholders read by their names "
+                  "(spec-standard-evaluation §18.1)")
 
 
 def parse_forms(values: Iterable[str], names: Iterable[str]) -> dict[str, dict[str, Any]]:

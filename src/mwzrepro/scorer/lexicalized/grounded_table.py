@@ -178,6 +178,11 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
         "predicted state (consistent mode, hearing the venues the user and the response "
         "name). 'states', 'domains', 'coverage': the row's signature fields state, dom and "
         "cov.",
+        "Inform and Success (standard, set:standard) score each row's text in the column "
+        "'text', delexicalized again by the span matcher (lex:1): for 'filled' rows the "
+        "relexicalized text, not the system's own placeholders, so they differ from the "
+        "system's row of inform_success (which scores its delexicalized output as "
+        "released).",
         "Grounded (set:grounded): the offered venue is the venue named, a requestable counts "
         "only with the named venue's true value. Attribute accuracy: % of values given for a "
         "named venue or train equal to the database; filled: of the values the fill wrote "
