@@ -30,14 +30,14 @@ round-trip acceptance (≥ 99 % for each of the 13 systems) is on this figure.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 from mwzrepro.scorer.context import ScoringContext
 
-__all__ = ["round_trip", "own_values", "filled_accuracy"]
+__all__ = ["round_trip", "own_values", "split_own", "filled_accuracy"]
 
 
 def _heard(data: Mapping[str, Any], ctx: ScoringContext
@@ -103,6 +103,36 @@ def own_values(data: Mapping[str, Any], ctx: ScoringContext
             for t, r in enumerate(turns)}
 
 
+def split_own(checks: Iterable[tuple[str, int, Mapping[str, Any]]],
+              own: Mapping[tuple[str, int], Counter[tuple[str, str]]]
+              ) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """``(filled, own)`` value checks: each ``(dialogue id, turn, check)`` (a
+    :func:`~mwzrepro.standard.grounding_metrics.attribute_checks` dict: ``slot``, ``text``)
+    is the system's own when the original response of that turn gives a value of the same slot
+    and comparable form not yet matched (``own``: :func:`own_values`; each original value
+    matches once, module docstring), else filled. ``own`` is not modified.
+
+    >>> own = {("d", 0): Counter({("area", "centre"): 1})}
+    >>> checks = [("d", 0, {"slot": "area", "text": "centre"})] * 2
+    >>> [len(part) for part in split_own(checks, own)]
+    [1, 1]
+    """
+    from mwzrepro.standard.grounded_values import value_key
+
+    left = {k: Counter(v) for k, v in own.items()}
+    filled: list[Mapping[str, Any]] = []
+    mine: list[Mapping[str, Any]] = []
+    for did, t, check in checks:
+        given = left.get((did, t))
+        key = (check["slot"], value_key(check["slot"], check["text"]))
+        if given and given[key] > 0:
+            given[key] -= 1
+            mine.append(check)
+        else:
+            filled.append(check)
+    return filled, mine
+
+
 def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: ScoringContext,
                     source: str) -> dict[str, Any]:
     """The attribute accuracy of the values the fill wrote (module docstring).
@@ -121,21 +151,12 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
         InputError: as :meth:`~mwzrepro.scorer.evaluator.Evaluator.evaluate`.
     """
     from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
-    from mwzrepro.standard.grounded_values import value_key
     from mwzrepro.standard.grounding_metrics import accuracy_of, corpus_attribute_checks
 
     prep = ctx._prepare(lexical, source)[1]
     links = link_predictions(lexical, ctx.resources)
-    own = own_values(data, ctx)
-    filled, mine = [], []
-    for did, t, check in corpus_attribute_checks(prep.dialogues, links, ctx._database(),
-                                                 user_named(ctx.resources)):
-        given = own.get((did, t))
-        key = (check["slot"], value_key(check["slot"], check["text"]))
-        if given and given[key] > 0:
-            given[key] -= 1
-            mine.append(check)
-        else:
-            filled.append(check)
+    filled, mine = split_own(corpus_attribute_checks(prep.dialogues, links, ctx._database(),
+                                                     user_named(ctx.resources)),
+                             own_values(data, ctx))
     return {**accuracy_of(filled),
             "own": {"correct": sum(c["correct"] for c in mine), "count": len(mine)}}
