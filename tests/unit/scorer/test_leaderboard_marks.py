@@ -95,3 +95,30 @@ def test_compare_shared_resamples_only_the_dialogues_both_files_cover(monkeypatc
     assert done.shared_only is True
     [row] = done.rows
     assert (row.a.point, row.b.point, row.diff) == (50.0, 100.0, -50.0)
+
+
+def test_combined_is_resampled_from_inform_success_and_bleu():
+    from mwzrepro.scorer.leaderboard.stats import replicate_rows
+    from mwzrepro.stats.units import DialogueStats
+
+    ids = ("d0", "d1", "d2")
+
+    def rate(metric, hits):
+        counts = np.array([[1, h] for h in hits], dtype=np.int64)
+        return DialogueStats(metric, "x", "ratio", ids, counts, np.ones(1),
+                             100 * sum(hits) / len(hits))
+
+    stats = {m: rate(m, h) for m, h in (("inform", [1, 1, 0]), ("success", [1, 0, 0]),
+                                        ("bleu", [0, 1, 1]))}
+    params = StatsParams(resamples=50, seed=3)
+    out = replicate_rows({"x": stats, "y": {"inform": stats["inform"]}},
+                         {"x": 60.0, "y": None}, ids, params)
+    x = out["x"]
+    # on every resample: (Inform + Success) / 2 + BLEU of that resample
+    expected = 0.5 * (x["inform"].values + x["success"].values) + x["bleu"].values
+    assert np.array_equal(x["combined"].values, expected)
+    assert x["combined"].interval.point == 60.0
+    lo, hi = np.quantile(expected, [0.025, 0.975])
+    assert (x["combined"].interval.lower, x["combined"].interval.upper) == (lo, hi)
+    assert "combined" not in out["y"]                       # no Success, no BLEU: no Combined
+    assert np.array_equal(out["y"]["inform"].values, x["inform"].values)  # shared resamples
