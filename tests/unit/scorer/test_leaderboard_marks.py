@@ -110,15 +110,16 @@ def test_combined_is_resampled_from_inform_success_and_bleu():
 
     stats = {m: rate(m, h) for m, h in (("inform", [1, 1, 0]), ("success", [1, 0, 0]),
                                         ("bleu", [0, 1, 1]))}
-    params = StatsParams(resamples=50, seed=3)
+    params = StatsParams(resamples=50, seed=3, confidence=0.9)
     out = replicate_rows({"x": stats, "y": {"inform": stats["inform"]}},
-                         {"x": 60.0, "y": None}, ids, params)
+                         {"x": 60.0, "y": 50.0}, ids, params)
     x = out["x"]
     # on every resample: (Inform + Success) / 2 + BLEU of that resample
     expected = 0.5 * (x["inform"].values + x["success"].values) + x["bleu"].values
     assert np.array_equal(x["combined"].values, expected)
     assert x["combined"].interval.point == 60.0
-    lo, hi = np.quantile(expected, [0.025, 0.975])
+    lo, hi = np.quantile(expected, [0.05, 0.95])                # at params.confidence
+    assert x["inform"].interval.lower == np.quantile(x["inform"].values, 0.05)
     assert (x["combined"].interval.lower, x["combined"].interval.upper) == (lo, hi)
     assert "combined" not in out["y"]                       # no Success, no BLEU: no Combined
     assert np.array_equal(out["y"]["inform"].values, x["inform"].values)  # shared resamples
