@@ -43,3 +43,26 @@ def test_the_concept_decides_the_state_slot_and_the_table_name():
     assert resolve_slot("hotel", "number_of_nights") == "bookstay"
     assert table_name("train_arrival_station") == "train_destination"
     assert table_name("train_departure_station") == "train_departure"
+
+
+@pytest.mark.parametrize("name, concept, domain, reason", [
+    ("num", "reference", None, "lexicon"),              # number alone: the reference
+    ("no", "reference", None, "lexicon"),
+    ("taxi_num", "phone", "taxi", "lexicon"),           # a taxi's number: its phone
+    ("train_no", "trainid", "train", "lexicon"),        # a train's number: its id
+    ("booking_id", "reference", None, "lexicon"),       # a booked id: the reference
+    ("hotel_id", "id", "hotel", "lexicon"),
+    ("phones", "phone", None, "lexicon"),               # a plural slot phrase
+    ("restaurant_prices", "price", "restaurant", "lexicon"),
+    ("hotels_phone", "phone", "hotel", "lexicon"),      # a plural domain word
+    ("phonehotel", "phone", "hotel", "lexicon"),        # joined: a slot phrase, then a domain
+    ("the_phone", "phone", None, "lexicon"),            # a filler dropped
+    ("number_of_the_people", "people", None, "near miss of numberofpeople"),
+    ("postcdes", "postcode", None, "near miss of postcode"),
+    ("Hotels", None, "hotel", "no slot word"),
+    ("xy", None, None, "no slot phrase 'xy'"),
+    ("abcdefgh", None, None, "no slot phrase 'abcdefgh'"),
+])
+def test_resolutions_with_their_reasons(name, concept, domain, reason):
+    r = resolve(name)
+    assert (r.concept, r.domain, r.reason) == (concept, domain, reason)

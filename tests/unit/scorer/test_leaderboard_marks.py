@@ -101,16 +101,16 @@ def test_combined_is_resampled_from_inform_success_and_bleu():
     from mwzrepro.scorer.leaderboard.stats import replicate_rows
     from mwzrepro.stats.units import DialogueStats
 
-    ids = ("d0", "d1", "d2")
+    ids = tuple(f"d{i:02d}" for i in range(12))
 
     def rate(metric, hits):
         counts = np.array([[1, h] for h in hits], dtype=np.int64)
         return DialogueStats(metric, "x", "ratio", ids, counts, np.ones(1),
                              100 * sum(hits) / len(hits))
 
-    stats = {m: rate(m, h) for m, h in (("inform", [1, 1, 0]), ("success", [1, 0, 0]),
-                                        ("bleu", [0, 1, 1]))}
-    params = StatsParams(resamples=50, seed=3, confidence=0.9)
+    stats = {m: rate(m, h * 4) for m, h in (("inform", [1, 1, 0]), ("success", [1, 0, 0]),
+                                            ("bleu", [0, 1, 1]))}
+    params = StatsParams(resamples=50, seed=3, confidence=0.5)
     out = replicate_rows({"x": stats, "y": {"inform": stats["inform"]}},
                          {"x": 60.0, "y": 50.0}, ids, params)
     x = out["x"]
@@ -118,8 +118,11 @@ def test_combined_is_resampled_from_inform_success_and_bleu():
     expected = 0.5 * (x["inform"].values + x["success"].values) + x["bleu"].values
     assert np.array_equal(x["combined"].values, expected)
     assert x["combined"].interval.point == 60.0
-    lo, hi = np.quantile(expected, [0.05, 0.95])                # at params.confidence
-    assert x["inform"].interval.lower == np.quantile(x["inform"].values, 0.05)
+    lo, hi = np.quantile(expected, [0.25, 0.75])                # at params.confidence
+    inform = x["inform"]
+    assert (inform.interval.lower, inform.interval.upper) == tuple(
+        np.quantile(inform.values, [0.25, 0.75]))
+    assert inform.interval.lower < inform.interval.upper
     assert (x["combined"].interval.lower, x["combined"].interval.upper) == (lo, hi)
     assert "combined" not in out["y"]                       # no Success, no BLEU: no Combined
     assert np.array_equal(out["y"]["inform"].values, x["inform"].values)  # shared resamples

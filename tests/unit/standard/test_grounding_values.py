@@ -36,3 +36,27 @@ def test_entity_precision_and_recall_are_not_swapped():
 ])
 def test_a_train_price_is_the_ticket_price_or_a_booking_total(given, ok):
     assert same_value("price", given, "23.60 pounds") is ok
+
+
+@pytest.mark.parametrize("counts, p, r, f1", [
+    ((2, 2, 0), 50.0, 100.0, 100 * 4 / 6),     # half the given values right, none missed
+    ((1, 1, 2), 50.0, 100 / 3, 40.0),          # 2 / (2 + 1 + 2)
+    ((0, 2, 0), 0.0, 100.0, 0.0),              # nothing to find, two wrong values given
+])
+def test_entity_f1_block(counts, p, r, f1):
+    tp, fp, fn = counts
+    assert f1_percent({"tp": tp, "fp": fp, "fn": fn}) == pytest.approx(
+        {"f1": f1, "precision": p, "recall": r, "tp": tp, "fp": fp, "fn": fn})
+
+
+def test_attribute_accuracy_block():
+    from mwzrepro.standard.grounding_metrics import accuracy_of
+
+    checks = [{"slot": "phone", "correct": True}, {"slot": "phone", "correct": False},
+              {"slot": "area", "correct": True}, {"slot": "area", "correct": True},
+              {"slot": "area", "correct": False}]
+    assert accuracy_of(checks) == {
+        "total": 60.0, "correct": 3, "count": 5,
+        "per_slot": {"area": {"accuracy": pytest.approx(200 / 3), "correct": 2, "count": 3},
+                     "phone": {"accuracy": 50.0, "correct": 1, "count": 2}}}
+    assert accuracy_of([]) == {"total": None, "correct": 0, "count": 0, "per_slot": {}}
