@@ -8,7 +8,7 @@ JOBS ?= 8
 export PATH := $(BIN):$(PATH)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: setup tables test test-fast bench generate dvc.yaml clean-results
+.PHONY: setup tables test test-fast bench mutation generate dvc.yaml clean-results
 
 $(VENV)/.installed: pyproject.toml uv.lock
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv || $(PYTHON) -m pip install --quiet uv
@@ -42,6 +42,16 @@ test: setup  ## the whole suite on every core (real-data tests need MWZREPRO_MIR
 # pipeline (the `mirror`, `slow` and `services` marks); under a minute on two cores.
 test-fast: setup  ## unit tests and doctests only (no mirror, no pipeline runs, no servers)
 	pytest -n auto -m "not mirror and not slow and not services" tests/unit src
+
+# Mutation testing of the scoring modules ([tool.mutmut] in pyproject.toml; docs/benchmarks.md):
+# hours on two cores, so never part of `make test`. MUTANTS narrows it to a module group, e.g.
+# make mutation MUTANTS='mwzrepro.stats.significance.*'; the run resumes where it stopped.
+MUTANTS ?=
+mutation: setup  ## mutation testing (mutmut) of the scoring modules; MUTANTS='mwzrepro.stats.*'
+	@UV=$$(command -v uv || echo "$(PYTHON) -m uv"); \
+	  $$UV sync --frozen --extra workflow --extra test --extra dev --python $(PYTHON) --quiet
+	nice -n 19 mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/python benchmarks/mutation_report.py $(MUTANTS)
 
 bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline runs, scoring speed
 	$(BIN)/python benchmarks/loop.py

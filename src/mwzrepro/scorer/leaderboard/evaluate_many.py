@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.results import EvaluationResult
     from mwzrepro.stats.params import StatsParams
 
-__all__ = ["Leaderboard", "evaluate_many", "METRIC_COLUMNS"]
+__all__ = ["Leaderboard", "evaluate_many", "combined_ranks", "METRIC_COLUMNS"]
 
 log = logging.getLogger("mwzrepro")
 
@@ -189,10 +189,22 @@ def _table(results: Mapping[str, EvaluationResult], comp: Comparability,
         table[m] = table[m].astype("float64")
         if tests is not None:
             table[f"{m}_significant"] = table[f"{m}_significant"].astype("boolean")
-    ranked = table["combined"].where(table["comparable"])
     table.insert(table.columns.get_loc("differs") + 1, "rank",
-                 ranked.rank(ascending=False, method="min").astype("Int64"))
+                 combined_ranks(table["combined"], table["comparable"]))
     return table
+
+
+def combined_ranks(combined: pd.Series, comparable: pd.Series) -> pd.Series:
+    """The ``rank`` column: 1 = the highest Combined among the comparable rows, rows tied on
+    Combined share the smaller rank and the next row's rank counts every row above it
+    (competition ranking: 1, 1, 3); ``<NA>`` for rows not comparable or without Combined.
+
+    >>> import pandas as pd
+    >>> combined_ranks(pd.Series([95.0, 99.0, 95.0]), pd.Series([True] * 3)).tolist()
+    [2, 1, 2]
+    """
+    ranked = combined.where(comparable)
+    return ranked.rank(ascending=False, method="min").astype("Int64")
 
 
 def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = False,

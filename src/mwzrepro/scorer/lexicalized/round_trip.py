@@ -30,7 +30,7 @@ round trip is held to ≥ 99 % on this figure for each of the 13 systems.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.scorer.context import ScoringContext
@@ -38,7 +38,7 @@ from mwzrepro.scorer.context import ScoringContext
 if TYPE_CHECKING:
     from mwzrepro.standard.inputs import PreparedDialogues
 
-__all__ = ["round_trip", "own_values", "filled_accuracy"]
+__all__ = ["round_trip", "own_values", "split_own", "filled_accuracy"]
 
 
 def round_trip(data: Mapping[str, Any], ctx: ScoringContext,
@@ -66,6 +66,36 @@ def own_values(data: Mapping[str, Any], ctx: ScoringContext
     from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters, round_trip_inputs
 
     return own_counters(round_trip_inputs(data, ctx.resources))
+
+
+def split_own(checks: Iterable[tuple[str, int, Mapping[str, Any]]],
+              own: Mapping[tuple[str, int], Counter[tuple[str, str]]]
+              ) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """``(filled, own)`` value checks: each ``(dialogue id, turn, check)`` (a
+    :func:`~mwzrepro.standard.grounding_metrics.attribute_checks` dict: ``slot``, ``text``)
+    is the system's own when the original response of that turn gives a value of the same slot
+    and comparable form not yet matched (``own``: :func:`own_values`; each original value
+    matches once, module docstring), else filled. ``own`` is not modified.
+
+    >>> own = {("d", 0): Counter({("area", "centre"): 1})}
+    >>> checks = [("d", 0, {"slot": "area", "text": "centre"})] * 2
+    >>> [len(part) for part in split_own(checks, own)]
+    [1, 1]
+    """
+    from mwzrepro.standard.grounded_values import value_key
+
+    left = {k: Counter(v) for k, v in own.items()}
+    filled: list[Mapping[str, Any]] = []
+    mine: list[Mapping[str, Any]] = []
+    for did, t, check in checks:
+        given = left.get((did, t))
+        key = (check["slot"], value_key(check["slot"], check["text"]))
+        if given and given[key] > 0:
+            given[key] -= 1
+            mine.append(check)
+        else:
+            filled.append(check)
+    return filled, mine
 
 
 def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: ScoringContext,
@@ -99,7 +129,6 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
     """
     from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
     from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters
-    from mwzrepro.standard.grounded_values import value_key
     from mwzrepro.standard.grounding_metrics import accuracy_of, corpus_attribute_checks
 
     if checks is None:
@@ -108,14 +137,6 @@ def filled_accuracy(data: Mapping[str, Any], lexical: Mapping[str, Any], ctx: Sc
         checks = list(corpus_attribute_checks(prep.dialogues, links, ctx._database(),
                                               user_named(ctx.resources)))
     own = (own_counters(inputs) if inputs is not None else own_values(data, ctx))
-    filled, mine = [], []
-    for did, t, check in checks:
-        given = own.get((did, t))
-        key = (check["slot"], value_key(check["slot"], check["text"]))
-        if given and given[key] > 0:
-            given[key] -= 1
-            mine.append(check)
-        else:
-            filled.append(check)
+    filled, mine = split_own(checks, own)
     return {**accuracy_of(filled),
             "own": {"correct": sum(c["correct"] for c in mine), "count": len(mine)}}

@@ -1,0 +1,31 @@
+"""State dialects under ``placeholders = extended`` (:mod:`mwzrepro.core.state_dialects`), by
+hand: a slot naming another domain is dropped, never resolved into this one, and a resolved
+spelling never overrides the value the state gives in its known form."""
+
+from __future__ import annotations
+
+from mwzrepro.core.state_dialects import resolve_slot, resolve_state
+
+
+def test_a_slot_naming_another_domain_is_dropped():
+    # restaurant-area inside hotel: area is a hotel slot, but this one is the restaurant's
+    assert resolve_slot("hotel", "restaurant-area") is None
+    assert resolve_slot("hotel", "hotel-area") == "area"
+    assert resolve_state({"hotel": {"restaurant-area": "north", "stars": "4"}}) == {
+        "hotel": {"stars": "4"}}
+    assert resolve_state({"hotel": {"hotel-area": "north"}}) == {"hotel": {"area": "north"}}
+
+
+def test_the_known_form_wins_over_a_resolved_spelling():
+    # the dialect spelling first, so that a later update would overwrite the known value
+    assert resolve_state({"hotel": {"book_day": "monday", "bookday": "friday"}}) == {
+        "hotel": {"bookday": "friday"}}
+    assert resolve_state({"train": {"leave_at": "09:00", "leave": "10:00"}}) == {
+        "train": {"leave": "10:00"}}
+    # a misspelled domain merged into the known one: the known one's values win
+    assert resolve_state({"hotels": {"area": "south", "stars": "3"},
+                          "hotel": {"area": "north"}}) == {
+        "hotel": {"area": "north", "stars": "3"}}
+    # and the known form is matched after §4.1 (leaveAt is leave)
+    assert resolve_state({"taxi": {"leave_at": "09:00", "leaveAt": "10:00"}}) == {
+        "taxi": {"leaveAt": "10:00"}}
