@@ -81,7 +81,7 @@ def test_compare_shared_resamples_only_the_dialogues_both_files_cover(monkeypatc
     # shared ones: A 1, 0 (50 %); B 1, 1 (100 %); the files' own figures are not these.
     hits = {"A": dict(zip(test[:4], [1, 1, 1, 0])), "B": dict(zip(test[2:6], [1, 1, 0, 0]))}
 
-    def stats(_ctx, data, name, _lam, _refs):
+    def stats(_ctx, data, name, _lam, _refs, _drops=None):
         ids = tuple(sorted(hits[name]))
         counts = np.array([[1, hits[name][d]] for d in ids], dtype=np.int64)
         return {"inform": DialogueStats("inform", name, "ratio", ids, counts, np.ones(1),
