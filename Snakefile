@@ -51,4 +51,3 @@ rule all:
     default_target: True
     input:
         ALL_TARGETS,
-

@@ -235,9 +235,22 @@ GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
 # The scorer's resource set as grounded-inputs writes it (scorer/resources/load.py:
 # RESOURCE_FILES, DST_GOLD_FILE, the manifest, DATABASE_SOURCES; grounding.GROUNDING_FILE).
 GROUNDED_RESOURCES = [
-    *(f"{n}.json" for n in ("references", "eval_goals", "booked_domains", "gold_states",
-                            "turn_domains", "user_turns", "states", "dialogues",
-                            "bleu_references", "manifest", "grounding")),
+    *(
+        f"{n}.json"
+        for n in (
+            "references",
+            "eval_goals",
+            "booked_domains",
+            "gold_states",
+            "turn_domains",
+            "user_turns",
+            "states",
+            "dialogues",
+            "bleu_references",
+            "manifest",
+            "grounding",
+        )
+    ),
     "dst_gold.pickle",
     *(f"db/{d}_db.json" for d in ("restaurant", "hotel", "attraction", "train")),
 ]
@@ -260,10 +273,9 @@ rule grounded_inputs:
     params:
         systems=SYSTEM_OPTIONS,
         version=GROUNDED_VERSION,
-        out=GROUNDED_INPUTS,
     shell:
         "mwzrepro grounded-inputs --raw-dir data/raw --version {params.version}"
-        " {params.systems} --out {params.out} --log {log}"
+        f" {{params.systems}} --out {GROUNDED_INPUTS} --log {{log}}"
 
 
 rule tables_grounded:
@@ -286,10 +298,10 @@ rule tables_grounded:
         lexicalized="".join(f" --lexicalized-system {s}" for s in LEXICALIZED),
         options=options("inform"),
         version=GROUNDED_VERSION,
-        inputs=GROUNDED_INPUTS,
     shell:
         "mwzrepro tables-grounded --raw-dir data/raw --version {params.version}"
-        " {params.systems}{params.lexicalized} --inputs {params.inputs} {params.options}"
+        f" {{params.systems}}{{params.lexicalized}} --inputs {GROUNDED_INPUTS}"
+        " {params.options}"
         " --table results/tables/inform_success_grounded"
         " --metrics {output.metrics} --record {output.record} --log {log}"
 
