@@ -76,11 +76,13 @@ class DSTConventions:
 
 
 def conventions_block(preds: Mapping[str, list], gold_turns: Mapping[str, Sequence[Any]],
-                      names: Sequence[str], source: str, coverage: Coverage) -> DSTConventions:
+                      names: Sequence[str], source: str, coverage: Coverage,
+                      version: str | None = None) -> DSTConventions:
     """The block of a prediction file's ``predictions`` columns (``dialogue_id``, ``turn``,
     ``state_json``) against the version's raw gold turns
     (:func:`mwzrepro.dst.conventions.turns.gold_turns`); signatures gain ``cov`` when the
-    coverage is partial (:func:`mwzrepro.scorer.blocks.public_signature`).
+    coverage is partial (:func:`mwzrepro.scorer.blocks.public_signature`) and ``ver`` when
+    ``version`` (the dataset version) is given.
 
     Raises:
         InputError: no predicted state on some turn (:func:`needs_states`); a value the
@@ -99,7 +101,8 @@ def conventions_block(preds: Mapping[str, list], gold_turns: Mapping[str, Sequen
     for name in names:
         s = score_corpus(corpus, PRESETS[name], cache)
         rows.append(ConventionFigures(name, 100 * s.jga, 100 * s.sa, s.turns,
-                                      public_signature(PRESETS[name].signature(), coverage)))
+                                      public_signature(PRESETS[name].signature(version=version),
+                                                       coverage)))
     return DSTConventions(tuple(rows))
 
 

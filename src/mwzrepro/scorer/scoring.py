@@ -89,7 +89,7 @@ def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str,
         if prep.state_source != "predicted":
             raise needs_states(source)
         blocks["dst_conventions"] = conventions_block(preds, res.dst_raw_gold, names, source,
-                                                       cov)
+                                                       cov, version)
     if ctx.metrics["dst"]:
         if prep.state_source != "predicted":
             log.info("%s: DST metrics not computed: they need a predicted state on every "

@@ -26,7 +26,8 @@ def test_all_presets_agree_with_the_result_blocks(mini, score, tmp_path):  # noq
     assert block["fga"]["sa"] == result["dst_fga"]["sa"]
     # the reference divides by turns + 1e-10 (spec-standard-evaluation §13): equal to 1e-6
     assert round(block["mwzeval"]["jga"], 6) == round(result["dst"]["joint_accuracy"], 6)
-    assert block["mwzeval"]["signature"].startswith("JGA|dial:all|gdc:drop|pign:keep|names:ref")
+    assert block["mwzeval"]["signature"].startswith(
+        "JGA|ver:mwz21|dial:all|gdc:drop|pign:keep|names:ref")
     code, out, _ = score(pred, "--dst-convention", "all", "--format", "json",
                          "--no-result-cache")
     assert code == 0 and json.loads(out)["dst_conventions"] == block
@@ -49,7 +50,7 @@ def test_several_files_are_ranked(score, tmp_path):  # noqa: F811
     assert code == 0 and rows[0].split() == ["system", "fga", "JGA", "(rank)"]
     assert [r.split()[0] for r in rows[1:3]] == ["a", "b"]
     assert rows[1].endswith("(1)") and rows[2].endswith("(2)")
-    assert rows[3].startswith("fga: JGA|dial:fga|")
+    assert rows[3].startswith("fga: JGA|ver:mwz21|dial:fga|")
     code, out, _ = score(a, b, "--dst-convention", "all", "--names", "good,bad")
     rows = out.splitlines()
     assert code == 0 and rows[0].split()[:4] == ["system", "fga", "JGA", "(rank)"]

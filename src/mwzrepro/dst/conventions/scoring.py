@@ -71,9 +71,11 @@ class ConventionScores:
         """Slot accuracy, a fraction (0 without turns)."""
         return 1 - self.wrong / (self.n_slots * self.turns) if self.turns else 0.0
 
-    def as_dict(self) -> dict[str, Any]:
-        """``{"signature", "jga", "sa" (fractions), "dialogues", "turns", "joint", "wrong"}``."""
-        return {"signature": self.convention.signature(), "jga": self.jga, "sa": self.sa,
+    def as_dict(self, version: str | None = None) -> dict[str, Any]:
+        """``{"signature", "jga", "sa" (fractions), "dialogues", "turns", "joint", "wrong"}``;
+        the signature has ``ver:`` when ``version`` (the dataset version) is given."""
+        return {"signature": self.convention.signature(version=version), "jga": self.jga,
+                "sa": self.sa,
                 "dialogues": self.dialogues, "turns": self.turns, "joint": self.joint,
                 "wrong": self.wrong}
 

@@ -2,7 +2,8 @@
 §12.1–§12.8, one subsection per switch).
 
 A :class:`Convention` fixes one value of every switch. Its signature is
-``JGA|dial:…|gdc:…|pign:…|names:…|clean:…|slots:…|pscope:…|match:…|v:…``;
+``JGA|ver:…|dial:…|gdc:…|pign:…|names:…|clean:…|slots:…|pscope:…|match:…|v:…`` (``ver``, the
+dataset version, where one is known);
 two JGAs are comparable only when their signatures agree.
 
 =========  ==========================================================================
@@ -22,6 +23,8 @@ match      value matching: ``exact`` · ``fuzzy95`` (the reference's partial_rat
 >>> c = Convention()
 >>> c.signature()  # doctest: +ELLIPSIS
 'JGA|dial:fga|gdc:keep|pign:keep|names:canon|clean:fga|slots:30|pscope:all|match:exact|v:...'
+>>> c.signature(version="mwz21")  # doctest: +ELLIPSIS
+'JGA|ver:mwz21|dial:fga|gdc:keep|...'
 >>> c.replace(match="fuzzy95").differences(c)
 ['match']
 """
@@ -96,7 +99,9 @@ class Convention:
         """The switches (in :data:`SWITCHES` order) whose values differ from ``other``'s."""
         return [k for k in SWITCHES if getattr(self, k) != getattr(other, k)]
 
-    def signature(self, metric: str = "JGA") -> str:
-        """``METRIC|dial:…|…|match:…|v:VERSION``
-        (:class:`~mwzrepro.core.signature.Signature`)."""
-        return Signature(metric, self.as_dict()).format()
+    def signature(self, metric: str = "JGA", version: str | None = None) -> str:
+        """``METRIC|ver:DATASET|dial:…|…|match:…|v:VERSION``
+        (:class:`~mwzrepro.core.signature.Signature`); ``ver`` (the dataset version, e.g.
+        ``mwz21``, or ``<row>`` in a table's notes) only when ``version`` is given."""
+        fields = ({"ver": version} if version is not None else {}) | self.as_dict()
+        return Signature(metric, fields).format()

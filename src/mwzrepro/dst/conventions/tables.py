@@ -40,7 +40,7 @@ def system_figures(system: str, label: str, version: str,
         InputError: a value the reference's normalization cannot read.
     """
     cache = ViewCache()
-    presets = {n: score_corpus(corpus, c, cache).as_dict() for n, c in PRESETS.items()}
+    presets = {n: score_corpus(corpus, c, cache).as_dict(version) for n, c in PRESETS.items()}
     start, end = PRESETS[LADDER_START], PRESETS[LADDER_END]
     rungs = climb(corpus, start, end, cache)
     return {"system": system, "label": label, "version": version, "presets": presets,
@@ -106,8 +106,9 @@ def assemble(figures: Sequence[dict[str, Any]]) -> Assembled:
         s: {k: sum(v) / len(v) for k, v in e.items()} for s, e in effects.items()}
     order = [s for s in LADDER_ORDER if s in effects]
     ladder_notes = [
-        f"Rungs from {LADDER_START} ({PRESETS[LADDER_START].signature()}) to {LADDER_END} "
-        f"({PRESETS[LADDER_END].signature()}); each rung changes one switch, in this order: "
+        f"Rungs from {LADDER_START} ({PRESETS[LADDER_START].signature(version='<row>')}) to "
+        f"{LADDER_END} ({PRESETS[LADDER_END].signature(version='<row>')}; ver: the row's Gold "
+        "column); each rung changes one switch, in this order: "
         + ", ".join(f"{s} ({SWITCH_TITLES[s]})" for s in order) + ". Δ: change of JGA in "
         "points; largest move: the rung that moves the system most.",
         "Order effects (mean over rows, points; switch changed first from fga / at its rung / "
@@ -117,7 +118,8 @@ def assemble(figures: Sequence[dict[str, Any]]) -> Assembled:
         "The first rung equals the dst table's JGA, the last the state_match table's joint "
         "accuracy (docs/scoring.md, Which JGA?).",
     ]
-    presets_notes = [f"{n}: {c.signature()}" for n, c in PRESETS.items()]
+    presets_notes = [f"{n}: {c.signature(version='<row>')}" for n, c in PRESETS.items()]
+    presets_notes.append("ver:<row>: the row's own Gold column.")
     presets_notes.append("Percentages over the scored turns; SA = 1 − wrong slots / (|S| · "
                          "turns). Presets and their scripts: spec-dst-metrics "
                          "§12.9.")
