@@ -9,7 +9,7 @@ import pytest
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.dst.conventions.ladder import climb, rung_conventions
 from mwzrepro.dst.conventions.presets import PRESETS, preset
-from mwzrepro.dst.conventions.scoring import score_corpus
+from mwzrepro.dst.conventions.scoring import ViewCache, score_corpus
 from mwzrepro.dst.conventions.switches import Convention
 from mwzrepro.dst.conventions.tables import assemble, system_figures
 from mwzrepro.dst.conventions.turns import RawDialogue
@@ -132,3 +132,15 @@ def test_label_cleaning_none_compares_values_verbatim():
     assert score_corpus(corpus, Convention(clean="none")).joint == 0
     assert score_corpus(corpus, Convention(clean="lower")).joint == 1
     assert score_corpus(corpus, Convention()).joint == 1
+
+
+def test_cache_scores_a_convention_once_per_corpus():
+    """A cache shared by the ladder, its order effects and the Shapley values scores each
+    convention once per corpus object; another corpus is scored afresh."""
+    cache = ViewCache()
+    hit = one_turn([("hotel", "area", "north")], {"hotel": {"area": "north"}})
+    miss = one_turn([("hotel", "area", "north")], {"hotel": {"area": "south"}})
+    first = score_corpus(hit, Convention(), cache)
+    assert score_corpus(hit, Convention(), cache) is first and first.joint == 1
+    assert score_corpus(miss, Convention(), cache).joint == 0
+    assert score_corpus(hit, Convention(), cache).joint == 1

@@ -10,6 +10,10 @@
 #   grounded-inputs            what tables-grounded reads that no inform.* parameter changes
 #   tables-grounded            standard against grounded Inform/Success of lexicalized text
 #                              (2.1 test set: the corpus's own text, round-trip systems)
+from mwzrepro.scorer.resources.build import DATABASE_SOURCES
+from mwzrepro.scorer.resources.cache import MANIFEST
+from mwzrepro.scorer.resources.resource_set import DST_GOLD_FILE, RESOURCE_FILES
+
 EVAL_TABLES = ["eval_goals", "booked_domains", "gold_states", "turn_domains"]
 STANDARD_DB = {
     "restaurant": raw("multiwoz-db-restaurant-db"),
@@ -232,27 +236,15 @@ rule tables_trace:
 # tables_grounded, which reads the fuzzy threshold, fills and scores the rows in parallel.
 GROUNDED_VERSION = "mwz21"
 GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
-# The scorer's resource set as grounded-inputs writes it (scorer/resources/load.py:
-# RESOURCE_FILES, DST_GOLD_FILE, the manifest, DATABASE_SOURCES; grounding.GROUNDING_FILE).
+# The scorer's resource set as grounded-inputs writes it, named by the library's own constants:
+# the set's JSON files and pickled DST gold states, its manifest, the database files, and the
+# grounding tables stored beside them (grounding.GROUNDING_FILE).
 GROUNDED_RESOURCES = [
-    *(
-        f"{n}.json"
-        for n in (
-            "references",
-            "eval_goals",
-            "booked_domains",
-            "gold_states",
-            "turn_domains",
-            "user_turns",
-            "states",
-            "dialogues",
-            "bleu_references",
-            "manifest",
-            "grounding",
-        )
-    ),
-    "dst_gold.pickle",
-    *(f"db/{d}_db.json" for d in ("restaurant", "hotel", "attraction", "train")),
+    *(f"{n}.json" for n in RESOURCE_FILES),
+    MANIFEST,
+    "grounding.json",
+    DST_GOLD_FILE,
+    *(f"db/{d}_db.json" for d in DATABASE_SOURCES),
 ]
 
 

@@ -28,7 +28,8 @@ def collapsed(files: list[str]) -> list[str]:
     code = [f for f in files if str(f).startswith(PREFIX) and str(f).endswith(".py")]
     if not code:
         return list(files)
-    rest = [f for f in files if f not in set(code)]
+    skipped = set(code)
+    rest = [f for f in files if f not in skipped]
     return rest + [f"<{len(code)} package source file{'s' if len(code) > 1 else ''}>"]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from mwzrepro.cli.options import log_option, record_option, setup_logging
+from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.io import read_table, write_metrics
 from mwzrepro.core.tables import render_table
@@ -18,17 +19,13 @@ from mwzrepro.core.workers import fork_map
 from mwzrepro.dst.conventions.tables import LADDER_TITLE, PRESETS_TITLE, assemble, system_figures
 from mwzrepro.dst.conventions.turns import gold_turns, predicted_turns, raw_corpus
 
-PATH = click.Path(path_type=Path)
-IN_DIR = click.Path(exists=True, file_okay=False, path_type=Path)
-
 
 @click.command("tables-dst-conventions")
 @click.option("--predictions-dir", type=IN_DIR, required=True,
               help="Directory of <system>.parquet predictions tables (coverage files are "
                    "skipped; systems without states are listed, not scored).")
 @click.option("--gold", nargs=3, multiple=True, required=True,
-              type=(str, click.Path(exists=True, dir_okay=False, path_type=Path),
-                    click.Path(exists=True, dir_okay=False, path_type=Path)),
+              type=(str, IN_FILE, IN_FILE),
               help="VERSION STATES DIALOGUES: a gold version's states.parquet and "
                    "dialogues.parquet (repeatable).")
 @click.option("--ladder-table", type=PATH, required=True,

@@ -35,9 +35,9 @@ def explain(predictions_file: Path, dialogue_id: str, setting: str, fmt: str,
     its delexicalization). A conversation file (records with turns): the conversation turn
     by turn, the venues named and each value marked correct or WRONG."""
     from mwzrepro.cli.options import setup_logging
-    from mwzrepro.scorer.lexicalized.conversation_input import looks_like_conversation_file
     from mwzrepro.scorer.evaluator import read_predictions
     from mwzrepro.scorer.inputs import check_structure
+    from mwzrepro.scorer.lexicalized.conversation_input import looks_like_conversation_file
     from mwzrepro.standard.report import format_trace
 
     setup_logging(None)

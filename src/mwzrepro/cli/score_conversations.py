@@ -113,16 +113,26 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
 
 def explain_conversation_file(path: Path, dialogue_id: str, kw: dict[str, Any],
                               fmt: str = "text") -> str:
-    """The ``explain`` text (or JSON) of one conversation of a conversation file."""
+    """The ``explain`` text (or JSON) of one conversation of a conversation file: every
+    record and goal is checked, as ``score`` checks them, and only that conversation is
+    scored."""
+    from mwzrepro.core.ids import canonical_dialogue_id
+    from mwzrepro.scorer.lexicalized.conversation_input import read_conversations
     from mwzrepro.scorer.lexicalized.conversation_trace import (
         conversation_trace,
         explain_conversation,
     )
+    from mwzrepro.scorer.lexicalized.conversations import resolve_goals, score_conversations
 
     evaluator = _evaluator(kw)
+    items = read_conversations(path, kw["conversation_format"])
+    resolve_goals(items, evaluator.resources.eval.goals, path.name)
+    did = canonical_dialogue_id(dialogue_id)
+    wanted = [c for c in items if c.dialogue_id == did]
     traces: dict[str, Any] = {}
-    evaluator.evaluate_conversations(path, path.name, kw["conversation_format"],
-                                     traces=traces)
+    if wanted:      # else conversation_trace names the missing dialogue
+        score_conversations(wanted, evaluator.resources, path.name, evaluator.inform.matching,
+                            evaluator.inform.fuzzy_threshold, traces)
     if fmt == "json":
         return json.dumps(conversation_trace(traces, dialogue_id, evaluator._database()),
                           indent=1, ensure_ascii=False) + "\n"

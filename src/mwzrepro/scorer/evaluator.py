@@ -183,6 +183,18 @@ class Evaluator:
         :mod:`mwzrepro.standard.conversation`; input form :mod:`mwzrepro.scorer.lexicalized.
         conversation_input`: a parsed list of records, one record, or a file path).
 
+        Args:
+            conversations: ``[{"dialogue_id", "turns": [{"user", "system"}, ...], "goal"
+                (optional)}, ...]``, one such record, or the path of a JSON / JSON Lines file.
+            source: file label for messages.
+            conversation_format: ``multiwoz`` (the form above) or ``autotod`` (AutoTOD's
+                records).
+            ci: bootstrap intervals (percent) over conversations.
+            traces: when given, filled with each conversation's turn-by-turn record
+                (``{dialogue id: {"outcome", "users", "systems", ...}}``, what ``mwzrepro
+                explain`` prints; :func:`~mwzrepro.scorer.lexicalized.conversations.
+                score_conversations`).
+
         Returns:
             :class:`~mwzrepro.scorer.lexicalized.conversations.ConversationScores` (with
             ``ci``: bootstrap intervals over conversations).

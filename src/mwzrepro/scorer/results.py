@@ -44,7 +44,6 @@ __all__ = ["BleuScore", "SuccessScores", "RichnessScores", "StateMatchScores", "
            "EvaluationResult", "UNITS", "with_units"]
 
 
-
 @dataclass(frozen=True)
 class BleuScore:
     """Corpus BLEU (0–100, unrounded) against the ``reference`` set's references."""

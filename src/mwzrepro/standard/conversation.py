@@ -103,7 +103,6 @@ class ConversationOutcome:
             inform_success.DialogueOutcome`).
         active: per system turn the active goal domains (rule 2).
         booked: per system turn the booked domains (rule 3).
-        satisfied_at: ``{domain: first turn in which a satisfying venue was named}``.
         trace: the grounded trace records (:func:`~mwzrepro.standard.grounded.
             evaluate_grounded_dialogue`'s ``trace``).
     """
@@ -111,7 +110,6 @@ class ConversationOutcome:
     outcome: DialogueOutcome
     active: list[list[str]]
     booked: list[list[str]]
-    satisfied_at: dict[str, int] = field(default_factory=dict)
     trace: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def provided(self, domain: str) -> set[str]:
@@ -142,26 +140,23 @@ def conversation_domains(goal: Mapping[str, Any], user_texts: Sequence[str],
 
 def booked_from_text(goal: Mapping[str, Mapping[str, Any]], active: Sequence[Sequence[str]],
                      system_named: Sequence[Mapping[str, list[str]]],
-                     has_reference: Sequence[bool], database: Any
-                     ) -> tuple[list[list[str]], dict[str, int]]:
-    """``(booked domains per turn, {domain: first turn naming a satisfying venue})`` (rule 3
-    of the module docstring); ``system_named`` per turn the venues the response names,
-    ``has_reference`` per turn whether it gives a reference-shaped value."""
+                     has_reference: Sequence[bool], database: Any) -> list[list[str]]:
+    """The booked domains per turn (rule 3 of the module docstring); ``system_named`` per turn
+    the venues the response names (``{domain: [id, ...]}``), ``has_reference`` per turn
+    whether it gives a reference-shaped value."""
     wanted = {d: set(database.query(d, g["informable"])) for d, g in goal.items()
               if "REFERENCE" in g["requestable"]}
     auto = {d for d in wanted if "name" in goal[d]["informable"]
             or (d == "train" and "TRAINID" not in goal[d]["requestable"])}
-    satisfied: dict[str, int] = {}
+    satisfied: set[str] = set()
     named_any: set[str] = set()
     booked: list[list[str]] = []
-    for t, (domains, named, ref) in enumerate(zip(active, system_named, has_reference)):
-        for d, venues in wanted.items():
-            if d not in satisfied and venues & set(named.get(d, ())):
-                satisfied[d] = t
+    for domains, named, ref in zip(active, system_named, has_reference):
+        satisfied.update(d for d, venues in wanted.items() if venues & set(named.get(d, ())))
         named_any.update(d for d in wanted if named.get(d))
         booked.append([d for d in domains if d in wanted and (
             d in satisfied or (d in auto and d not in named_any))] if ref else [])
-    return booked, satisfied
+    return booked
 
 
 def evaluate_conversation(goal: Mapping[str, Mapping[str, Any]],
@@ -187,10 +182,10 @@ def evaluate_conversation(goal: Mapping[str, Mapping[str, Any]],
     both = [{**u, **s} for u, s in zip(user_named, system_named)]
     active = conversation_domains(goal, [u for u, _ in texts], [s for _, s in texts], both)
     refs = [any(sp.slot == "ref" for sp in s.spans) for s in systems]
-    booked, satisfied = booked_from_text(goal, active, system_named, refs, database)
+    booked = booked_from_text(goal, active, system_named, refs, database)
     responses = [normalize_response(s.text) for s in systems]
     trace: list[dict[str, Any]] = []
     outcome = evaluate_grounded_dialogue(goal, booked, responses, [{}] * len(systems), active,
                                          [s.spans for s in systems], database, trace,
                                          user_named)
-    return ConversationOutcome(outcome, active, booked, satisfied, trace)
+    return ConversationOutcome(outcome, active, booked, trace)

@@ -70,12 +70,17 @@ def _header(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _caveats(result: Mapping[str, Any]) -> list[str]:
+    """The result's caveats as shown with the figures (text lines, notes)."""
+    return [f"WARNING {c}" for c in result.get("caveats", [])]
+
+
 def _text(result: Mapping[str, Any]) -> str:
     # deferred: grounding_metrics loads the delexicalizer, the venue database and rapidfuzz
     from mwzrepro.standard.grounding_metrics import grounding_lines
 
     sig, combined = result["signatures"], result.get("combined")
-    out = _header(result) + [f"WARNING {c}" for c in result.get("caveats", [])]
+    out = _header(result) + _caveats(result)
     if result.get("bleu"):
         ref, value = next(iter(result["bleu"].items()))
         out += ["", "====== BLEU ======", f"{'bleu':<15}{fmt_number(value, 'bleu')}",
@@ -160,7 +165,7 @@ def _notes(result: Mapping[str, Any]) -> list[str]:
         notes.append(f"PARTIAL COVERAGE: {cov['dialogues']}/{cov['expected_dialogues']} "
                      f"dialogues, {cov['turns']}/{cov['expected_turns']} turns")
     notes += [f"{k}: {v}" for k, v in result["signatures"].items()]
-    return [f"WARNING {c}" for c in result.get("caveats", [])] + notes
+    return _caveats(result) + notes
 
 
 def _markdown(result: Mapping[str, Any]) -> str:

@@ -85,7 +85,6 @@ def test_given_goal_checks_the_value(mini):
 def test_bad_input_one_line_nothing_written(mini, monkeypatch, capsys, tmp_path, record,
                                             message):
     path, out = tmp_path / "c.jsonl", tmp_path / "out.json"
-    path.write_text(json.dumps(RIGHT) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
         evaluator(mini).evaluate_conversations(path)

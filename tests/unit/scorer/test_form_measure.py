@@ -38,7 +38,7 @@ def test_rule_1_threshold_is_one_response_in_ten() -> None:
 
 def test_rule_2_both_steps() -> None:
     four = ["Nandos is cheap.", "Bye.", "Yes.", "[value_name] ."]
-    assert not may_be_lexicalized(measure_form(four))                           # 0.75 < 0.8
+    assert not may_be_lexicalized(measure_form(four))                           # rule 1 keeps it
     assert may_be_lexicalized(measure_form(four[:3] + ["Ok."]))
     given_, written = ["Nandos, 01223 327908.", "Bye."] * 3 + ["a"] * 34, \
         ["[name], [phone].", "Bye."] * 3 + ["a"] * 34

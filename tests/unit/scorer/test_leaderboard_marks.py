@@ -12,15 +12,10 @@ import pytest
 from mwzrepro.scorer.leaderboard.compare import SharedComparison
 from mwzrepro.scorer.leaderboard.evaluate_many import combined_ranks
 from mwzrepro.scorer.leaderboard.stats import paired_tests
-from mwzrepro.stats.bootstrap import Interval, Replicates
 from mwzrepro.stats.params import StatsParams
+from tests.unit.stats.test_significance_edges import constant
 
 B = 39   # resamples: the smallest empirical p-value is 1 / (B + 1) = 0.025
-
-
-def _constant(point: float) -> Replicates:
-    """A figure equal to ``point`` on every resample (no spread)."""
-    return Replicates(None, np.full(B, point), Interval(point, point, point))
 
 
 def test_significance_is_read_from_the_holm_corrected_p_value():
@@ -28,8 +23,8 @@ def test_significance_is_read_from_the_holm_corrected_p_value():
     # p: the centred differences are all 0, none reaches |10|, so p = (0 + 1) / 40 = 0.025
     # for each. Raw: 0.025 < 0.05, significant. Holm over the family of 2: the smaller
     # p × 2 = 0.05, the other max(0.05, 0.025 × 1) = 0.05; 0.05 < 0.05 is false: neither is.
-    reps = {"base": {"inform": _constant(70.0)}, "a": {"inform": _constant(80.0)},
-            "b": {"inform": _constant(80.0)}}
+    reps = {"base": {"inform": constant(70.0, B)}, "a": {"inform": constant(80.0, B)},
+            "b": {"inform": constant(80.0, B)}}
     params = StatsParams(pvalue="empirical", correction="holm", alpha=0.05)
     out = paired_tests(reps, "base", ["base", "a", "b"], ["inform"], params)
     for row in ("a", "b"):

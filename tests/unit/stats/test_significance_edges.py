@@ -24,7 +24,8 @@ from mwzrepro.stats.significance import (
 )
 
 
-def _constant(point: float, b: int = 39) -> Replicates:
+def constant(point: float, b: int = 39) -> Replicates:
+    """A figure equal to ``point`` on every one of ``b`` resamples (no spread)."""
     return Replicates(None, np.full(b, point), Interval(point, point, point))
 
 
@@ -51,7 +52,7 @@ def test_unknown_methods_are_named():
 
 
 # Figures chosen so that alphabetical order is the reverse of the ranking.
-REPS = {"a": _constant(70.0), "b": _constant(80.0), "c": _constant(90.0)}
+REPS = {"a": constant(70.0), "b": constant(80.0), "c": constant(90.0)}
 EMPIRICAL = StatsParams(pvalue="empirical", alpha=0.05)
 
 
@@ -66,7 +67,7 @@ def test_the_ranking_is_by_figure_and_a_given_order_is_kept():
 
 def test_a_corrected_p_value_equal_to_alpha_is_not_significant():
     # two pairs, each p = 1/40 = 0.025 (no centred difference reaches 10); Holm: 0.05, 0.05
-    reps = {"a": _constant(90.0), "b": _constant(80.0), "c": _constant(70.0)}
+    reps = {"a": constant(90.0), "b": constant(80.0), "c": constant(70.0)}
     tests = adjacent_tests("inform", reps, EMPIRICAL)
     assert [t.p_adjusted for t in tests] == pytest.approx([0.05, 0.05])
     assert [t.significant for t in tests] == [False, False]
@@ -74,8 +75,8 @@ def test_a_corrected_p_value_equal_to_alpha_is_not_significant():
 
 def test_paired_tests_skip_metrics_and_rows_the_baseline_lacks():
     params = StatsParams(pvalue="empirical", correction="none")
-    reps = {"base": {"inform": _constant(70.0), "bleu": _constant(10.0)},
-            "a": {"inform": _constant(80.0), "jga": _constant(50.0), "bleu": _constant(20.0)}}
+    reps = {"base": {"inform": constant(70.0), "bleu": constant(10.0)},
+            "a": {"inform": constant(80.0), "jga": constant(50.0), "bleu": constant(20.0)}}
     # the baseline has no jga (a file without states): jga is skipped, bleu still tested
     out = paired_tests(reps, "base", ["base", "a"], ["inform", "jga", "bleu"], params)
     assert sorted(out["a"]) == ["bleu", "inform"] and out["a"]["bleu"].diff == 10.0

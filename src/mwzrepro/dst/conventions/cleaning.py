@@ -38,7 +38,13 @@ from typing import Any
 from mwzrepro.core.alternatives import ABSENT, read_value
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_value
 from mwzrepro.dst.conventions.trade_cleaning import trade_value
-from mwzrepro.dst.state import DONTCARE_SPELLINGS, canonical_slot, canonical_value
+from mwzrepro.dst.state import (
+    DONTCARE_SPELLINGS,
+    N_SLOTS,
+    SLOTS,
+    canonical_slot,
+    canonical_value,
+)
 
 __all__ = ["GOLD_DONTCARE", "IGNORED_PREDICTED", "slot_key", "in_scope", "n_scope_slots",
            "clean_value", "ignored"]
@@ -52,6 +58,8 @@ IGNORED_PREDICTED: dict[str, frozenset[str]] = {
     "none": frozenset({"none", "not mentioned"}),
     "none+dc": frozenset({"none", "not mentioned"}) | DONTCARE_SPELLINGS,
 }
+#: The 23 of the 30 slots without ``book …`` (slot scope ``nobook``).
+_N_NOBOOK = sum(not name.startswith("book ") for _, name in SLOTS)
 
 
 def slot_key(domain: str, slot: str, names: str) -> tuple[str, str]:
@@ -73,7 +81,7 @@ def in_scope(domain: str, slot: str, scope: str) -> bool:
 def n_scope_slots(scope: str) -> int:
     """|𝒮| of the slot-accuracy denominator: 30, or 23 without booking slots (``all`` counts
     the 30, as TRADE's ``compute_acc``)."""
-    return 23 if scope == "nobook" else 30
+    return _N_NOBOOK if scope == "nobook" else N_SLOTS
 
 
 def ignored(value: Any, pign: str) -> bool:

@@ -41,7 +41,7 @@ from __future__ import annotations
 from mwzrepro.core.errors import ConfigError
 from mwzrepro.dst.conventions.switches import Convention
 
-__all__ = ["PRESETS", "preset", "preset_names"]
+__all__ = ["PRESETS", "preset"]
 
 #: Preset name → convention (module doc: the script, file and lines each reproduces).
 PRESETS: dict[str, Convention] = {
@@ -54,11 +54,6 @@ PRESETS: dict[str, Convention] = {
     "trade": Convention(dial="all", pign="none", clean="trade"),
     "convlab3": Convention(dial="all", clean="convlab3"),
 }
-
-
-def preset_names() -> list[str]:
-    """The preset names, in :data:`PRESETS` order."""
-    return list(PRESETS)
 
 
 def preset(name: str) -> Convention:

@@ -82,14 +82,18 @@ class ConventionScores:
 
 class ViewCache:
     """Views of raw states, shared between conventions that agree on the switches a view
-    depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots), and
-    the cleaned form of every raw triple per (names, clean, slots). Raw states are keyed by
-    identity: keep the corpus alive while the cache is used."""
+    depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots), the
+    cleaned form of every raw triple per (names, clean, slots), and the scores of every
+    (corpus, convention) already scored (the ladder, its order effects and the Shapley values
+    score many conventions more than once). Raw states are keyed by identity: keep the corpus
+    alive while the cache is used."""
 
     def __init__(self) -> None:
         self._views: dict[tuple[Any, ...], View] = {}
         self._flat: dict[int, tuple[tuple[str, str, Any], ...]] = {}
         self._cleaned: dict[tuple[str, str, str], dict[tuple[str, str, Any], Any]] = {}
+        #: convention → (the corpus object scored, its scores)
+        self._scores: dict[Convention, tuple[object, ConventionScores]] = {}
 
     def gold(self, triples: Triples, c: Convention) -> View:
         """The gold view of one turn's raw triples."""
@@ -163,7 +167,8 @@ def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
     Args:
         corpus: :func:`~mwzrepro.dst.conventions.turns.raw_corpus` dialogues.
         convention: the switches.
-        cache: views shared with other calls on the same corpus (a fresh one by default).
+        cache: views and scores shared with other calls on the same corpus (a fresh one by
+            default); a convention already scored on this corpus object is not scored again.
 
     Returns:
         :class:`ConventionScores`.
@@ -172,6 +177,9 @@ def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
         InputError: a value the reference's normalization cannot read (``clean:mwzeval``).
     """
     cache = cache or ViewCache()
+    done = cache._scores.get(convention)
+    if done is not None and done[0] is corpus:
+        return done[1]
     c = convention
     matches = _matcher(c.match)
     excluded = set(PAPER_EXCLUDED_DIALOGUES) if c.dial == "fga" else set()
@@ -198,4 +206,6 @@ def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
                 bad = {k for k in bad if not (k in p and k in g and matches(p[k], g[k]))}
             joint += not bad
             wrong += len(bad)
-    return ConventionScores(c, dialogues, turns, joint, wrong, n_scope_slots(c.slots))
+    scores = ConventionScores(c, dialogues, turns, joint, wrong, n_scope_slots(c.slots))
+    cache._scores[convention] = (corpus, scores)
+    return scores

@@ -91,11 +91,12 @@ def predicted_turns(predictions: pd.DataFrame | Mapping[str, list], where: str =
     parsed: dict[str, Mapping[str, Any]] = {}
     out: dict[str, dict[int, Mapping[str, Any]]] = {}
     for did, turn, text, ok in zip(dids, turns, sj, has):
-        here = f"{where}: dialogue {did}, turn {int(turn)}"
         if not ok:
-            raise DSTError(f"{here}: no predicted state, but other turns have one")
+            raise DSTError(f"{where}: dialogue {did}, turn {int(turn)}: no predicted state, "
+                           f"but other turns have one")
         state = parsed.get(text)
-        if state is None:
+        if state is None:  # a new text: parse and check it once
+            here = f"{where}: dialogue {did}, turn {int(turn)}"
             try:
                 state = parsed[text] = json.loads(text)
             except json.JSONDecodeError as exc:

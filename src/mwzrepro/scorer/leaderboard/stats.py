@@ -24,28 +24,13 @@ and BLEU; its full-sample figure is the table's (from the rounded Inform and Suc
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from mwzrepro.stats.bootstrap import Replicates, Resampler, percentile_interval
 from mwzrepro.stats.params import StatsParams
-from mwzrepro.stats.significance import adjust_pvalues, test_pair
+from mwzrepro.stats.significance import PairTest, adjust_pvalues, test_pair
 from mwzrepro.stats.units import DialogueStats
 
-__all__ = ["PairedResult", "replicate_rows", "paired_tests"]
-
-
-@dataclass(frozen=True)
-class PairedResult:
-    """One system against the baseline on one metric: ``diff`` = system − baseline, the
-    percentile interval of the paired differences, p before and after the family's
-    correction, and whether the corrected p is below alpha."""
-
-    diff: float
-    lower: float
-    upper: float
-    p: float
-    p_adjusted: float
-    significant: bool
+__all__ = ["replicate_rows", "paired_tests"]
 
 
 def replicate_rows(stats: Mapping[str, Mapping[str, DialogueStats]],
@@ -71,11 +56,13 @@ def replicate_rows(stats: Mapping[str, Mapping[str, DialogueStats]],
 
 def paired_tests(reps: Mapping[str, Mapping[str, Replicates]], baseline: str,
                  rows: Sequence[str], metrics: Sequence[str],
-                 params: StatsParams) -> dict[str, dict[str, PairedResult]]:
-    """``{row: {metric: PairedResult}}`` of each of ``rows`` (the baseline left out) against
-    ``baseline``, one family per metric (rows that have the metric), corrected with
+                 params: StatsParams) -> dict[str, dict[str, PairTest]]:
+    """``{row: {metric: PairTest}}`` of each of ``rows`` (the baseline left out) against
+    ``baseline`` (:class:`~mwzrepro.stats.significance.PairTest` with ``a`` the row, ``b``
+    the baseline: ``diff`` = row − baseline, in the metric's unit), one family per metric
+    (rows that have the metric; a metric the baseline lacks is skipped), corrected with
     ``params.correction``."""
-    out: dict[str, dict[str, PairedResult]] = {r: {} for r in rows if r != baseline}
+    out: dict[str, dict[str, PairTest]] = {r: {} for r in rows if r != baseline}
     for m in metrics:
         if m not in reps.get(baseline, {}):
             continue
@@ -83,5 +70,5 @@ def paired_tests(reps: Mapping[str, Mapping[str, Replicates]], baseline: str,
         raw = [test_pair(reps[r][m], reps[baseline][m], params) for r in tested]
         adjusted = adjust_pvalues([t[3] for t in raw], params.correction)
         for r, (diff, lo, hi, p), pa in zip(tested, raw, adjusted):
-            out[r][m] = PairedResult(diff, lo, hi, p, pa, pa < params.alpha)
+            out[r][m] = PairTest(m, r, baseline, diff, lo, hi, p, pa, pa < params.alpha)
     return out

@@ -46,7 +46,7 @@ from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 
 __all__ = ["FORMATS", "Conversation", "is_conversation_data", "looks_like_conversation_file",
-           "read_records", "conversations_of", "read_conversations"]
+           "read_records", "dialogue_label", "conversations_of", "read_conversations"]
 
 #: Values of ``--conversation-format``.
 FORMATS = ("multiwoz", "autotod")

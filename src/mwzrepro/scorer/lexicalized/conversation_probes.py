@@ -17,7 +17,7 @@ __all__ = ["corpus_conversations", "probed_conversations"]
 
 def corpus_conversations(resources: Any) -> list[dict[str, Any]]:
     """``[{"dialogue_id", "turns": [{"user", "system"}, ...]}, ...]`` of every test dialogue
-    of a :class:`~mwzrepro.scorer.resources.load.VersionResources`, in the test set's order
+    of a :class:`~mwzrepro.scorer.resources.resource_set.VersionResources`, in the test set's order
     (no ``goal``: the test set's)."""
     from mwzrepro.scorer.lexicalized.grounded_table import corpus_text
 
@@ -68,39 +68,35 @@ def alignment_steps(evaluator: Any) -> dict[tuple[str, str], list[tuple[bool, bo
     from mwzrepro.core.normalize import normalize_response
     from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
     from mwzrepro.scorer.lexicalized.grounded_table import corpus_text
-    from mwzrepro.scorer.lexicalized.grounding import link_predictions, user_named
-    from mwzrepro.standard.conversation import booked_from_text, conversation_domains
-    from mwzrepro.standard.grounded import evaluate_grounded_dialogue, named_venues
+    from mwzrepro.scorer.lexicalized.grounding import user_named
+    from mwzrepro.standard.conversation import evaluate_conversation
+    from mwzrepro.standard.grounded import evaluate_grounded_dialogue
 
     resources = evaluator.resources
     data = corpus_text(resources)
-    prep = evaluator._prepare(data, "corpus").prep
-    gold_links = link_predictions(data, resources, "gold")
+    prepared = evaluator._prepare(data, "corpus")     # no states: linked with the gold ones
+    prep, gold_links = prepared.prep, prepared.links
     delex, db = delexicalizer_of(resources), evaluator._database()
     users, ev = user_named(resources), resources.eval
     out: dict[tuple[str, str], list[tuple[bool, bool]]] = {}
     for did, d in prep.dialogues.items():
         goal, n = ev.goals[did], len(d["responses"])
         texts = [t["response"] for t in data[did]][:n]
-        user_texts = resources.user_utterances(did)[:n]
         plain = [delex.link(t) for t in texts]
-        system_named = [named_venues(x.spans) for x in plain]
-        named = [{**u, **s} for u, s in zip(users[did], system_named)]
-        active = conversation_domains(goal, user_texts, texts, named)
-        refs = [any(s.slot == "ref" for s in x.spans) for x in plain]
-        booked, _ = booked_from_text(goal, active, system_named, refs, db)
+        conversation = evaluate_conversation(
+            goal, users[did], plain, db, list(zip(resources.user_utterances(did)[:n], texts)))
+        responses = [normalize_response(x.text) for x in plain]
         steps = [
             (d["responses"], gold_links[did], d["states"], d["active_domains"], ev.booked[did]),
-            ([normalize_response(x.text) for x in plain], plain, d["states"],
-             d["active_domains"], ev.booked[did]),
+            (responses, plain, d["states"], d["active_domains"], ev.booked[did]),
+            (responses, plain, [{}] * n, d["active_domains"], ev.booked[did]),
+            (responses, plain, [{}] * n, conversation.active, ev.booked[did]),
         ]
-        steps.append((steps[1][0], plain, [{}] * n, d["active_domains"], ev.booked[did]))
-        steps.append((steps[1][0], plain, [{}] * n, active, ev.booked[did]))
-        steps.append((steps[1][0], plain, [{}] * n, active, booked))
-        for responses, links, states, domains, booked_now in steps:
-            o = evaluate_grounded_dialogue(goal, booked_now, responses, states, domains,
-                                           [x.spans for x in links], db,
-                                           user_named=users[did])
+        outcomes = [evaluate_grounded_dialogue(goal, booked_now, responses_now, states,
+                                               domains, [x.spans for x in links], db,
+                                               user_named=users[did])
+                    for responses_now, links, states, domains, booked_now in steps]
+        for o in [*outcomes, conversation.outcome]:      # the last step: the setting itself
             for domain in goal:
                 out.setdefault((did, domain), []).append(
                     (bool(o.inform[domain]), bool(o.success[domain])))

@@ -36,6 +36,7 @@ def conversation_trace(traces: Mapping[str, Mapping[str, Any]], dialogue_id: str
     """
     from mwzrepro.core.ids import canonical_dialogue_id
     from mwzrepro.standard.grounded import named_venues
+    from mwzrepro.standard.inform_success import DB_DOMAINS
 
     did = canonical_dialogue_id(dialogue_id)
     if did not in traces:
@@ -43,7 +44,7 @@ def conversation_trace(traces: Mapping[str, Mapping[str, Any]], dialogue_id: str
     t = traces[did]
     out, goal, conv = t["outcome"], t["goal"], t["conversation"]
     goal_venues = {d: set(database.query(d, g["informable"])) for d, g in goal.items()
-                   if d in ("restaurant", "hotel", "attraction", "train")}
+                   if d in DB_DOMAINS}
     offers: dict[int, dict[str, Any]] = {}
     for r in out.trace:
         if r["provided"] or r["found"] is not None:

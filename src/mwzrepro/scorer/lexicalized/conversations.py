@@ -115,7 +115,7 @@ def score_conversations(conversations: Sequence[Any], resources: Any, source: st
     conversations_of`) against their goals.
 
     Args:
-        resources: the version's :class:`~mwzrepro.scorer.resources.load.VersionResources`.
+        resources: the version's :class:`~mwzrepro.scorer.resources.resource_set.VersionResources`.
         source: file label for messages.
         matching, threshold: the venue database's matching (spec-standard-evaluation §6).
         traces: if a dict, receives ``{dialogue id: {"outcome": ConversationOutcome, "users":

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.resources.resource_set import VersionResources
 
 __all__ = ["delexicalizer_of", "lex_state_source", "delexicalize_predictions", "lex_value",
-           "lex_warnings", "with_lex_signatures", "lexicalized_pairs", "format_pairs"]
+           "lex_warnings", "oracle_line", "with_lex_signatures", "lexicalized_pairs",
+           "format_pairs"]
 
 
 @lru_cache(maxsize=4)

@@ -12,12 +12,11 @@ with the evidence and the figures the option would give::
 second only when the first holds:
 
 1. *No placeholders* (:func:`~mwzrepro.scorer.lexicalized.form_measure.may_be_lexicalized`):
-   at least 0.8 of the responses carry no placeholder. The 19 public delexicalized files have
-   at most 0.39 (AuGPT), the corpus text 1.0; a delexicalized file never gets to step 2, so
-   the check costs one regular-expression scan per response. A file that rule 1 calls
-   delexicalized (one response in ten with a placeholder, which ``--lexicalized`` scores as it
-   is) gets no hint either: its "with --lexicalized" figures would not be what the option
-   gives.
+   rule 1 does not keep the file, so more than 0.9 of the responses carry no placeholder (a
+   file with one response in ten with a placeholder is scored as it is by ``--lexicalized``,
+   so "with --lexicalized" figures would not be what the option gives). The 19 public
+   delexicalized files have at most 0.39 without (AuGPT), the corpus text 1.0; a delexicalized
+   file never gets to step 2, so the check costs one regular-expression scan per response.
 2. *Values* (:func:`~mwzrepro.scorer.lexicalized.form_measure.names_values`): the responses are
    delexicalized as ``--lexicalized`` does (:mod:`mwzrepro.prepare.delex.delexicalize_responses`,
    against the venue database and the turn's state), and in at least 0.15 of them that writes
@@ -26,6 +25,11 @@ second only when the first holds:
 
 The figures are a second scoring of the delexicalized responses with the evaluator's settings
 (first Inform/Success setting), equal to a run with ``lexicalized=True`` (tested).
+
+Step 1's figure, the share (fraction) of responses without any placeholder:
+
+>>> measure_form(["[hotel_name] is nice", "Nandos is nice", "bye", "ok"]).without_placeholder_share
+0.75
 """
 
 from __future__ import annotations
@@ -35,9 +39,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mwzrepro.scorer.lexicalized.form_measure import (
-    HINT_MIN_NAMING,
-    HINT_MIN_WITHOUT_PLACEHOLDER,
-    carries_placeholders,
     may_be_lexicalized,
     measure_form,
     names_values,
@@ -46,13 +47,7 @@ from mwzrepro.scorer.lexicalized.form_measure import (
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
 
-__all__ = ["MIN_WITHOUT_PLACEHOLDER", "MIN_NAMING_VALUES", "LexicalizedHint",
-           "without_placeholder", "lexicalized_hint"]
-
-#: Detector step 1: least share (fraction) of responses without any placeholder.
-MIN_WITHOUT_PLACEHOLDER = HINT_MIN_WITHOUT_PLACEHOLDER
-#: Detector step 2: least share (fraction) of responses naming a venue, phone or reference.
-MIN_NAMING_VALUES = HINT_MIN_NAMING
+__all__ = ["LexicalizedHint", "lexicalized_hint"]
 
 
 @dataclass(frozen=True)
@@ -82,23 +77,13 @@ class LexicalizedHint:
                 f"{', '.join(parts)} (lex:{self.lex}; scored here without it)")
 
 
-def without_placeholder(responses: list[str]) -> float:
-    """Detector step 1's figure: the share (fraction) of ``responses`` without any placeholder.
-
-    >>> without_placeholder(["[hotel_name] is nice", "Nandos is nice", "bye", "ok"])
-    0.75
-    """
-    return measure_form(responses).without_placeholder_share
-
-
 def lexicalized_hint(evaluator: ScoringContext, data: Mapping[str, Any],
                      responses: list[str], source: str) -> LexicalizedHint | None:
     """The :class:`LexicalizedHint` of a prediction mapping ``data`` whose raw responses are
     ``responses`` (file order), or None when the detector (module docstring) does not fire.
     """
     measure = measure_form(responses)
-    if not may_be_lexicalized(measure) or carries_placeholders(measure) \
-            or not any(r.strip() for r in responses):
+    if not may_be_lexicalized(measure) or not any(r.strip() for r in responses):
         return None  # placeholders (rule 1 keeps the file), or no text (a states-only file)
     from mwzrepro.scorer.blocks import bleu_block, success_block
     from mwzrepro.scorer.inputs import read_shape

@@ -44,12 +44,13 @@ from mwzrepro.scorer.lexicalized.form_measure import (
     responses_of,
 )
 
-__all__ = ["looks_delexicalized", "parse_forms", "with_form", "kept_delexicalized",
-           "lexicalized_form", "FORM_VALUES"]
+__all__ = ["looks_delexicalized", "parse_forms", "with_form", "lexicalized_form",
+           "FORM_VALUES"]
 
 #: Values of ``--form NAME=...``.
 FORM_VALUES = ("lexicalized", "delexicalized", "placeholders=reference",
                "placeholders=extended")
+
 
 def looks_delexicalized(data: Mapping[str, Any], share: float = DELEXICALIZED_MIN_SHARE
                         ) -> bool:
@@ -59,31 +60,16 @@ def looks_delexicalized(data: Mapping[str, Any], share: float = DELEXICALIZED_MI
     return carries_placeholders(measure_form(responses_of(data)), share)
 
 
-def kept_delexicalized(evaluator: Any, form: Mapping[str, Any] | None,
-                       data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``form`` with ``lexicalized`` False when the module docstring's second rule applies
-    (``evaluator`` lexicalizes, ``form`` does not say, the prediction mapping ``data``
-    :func:`looks_delexicalized`): the form to score ``data`` with, the caller warning that
-    it is scored as it is; None when the rule does not apply.
-
-    >>> class E: lexicalized = True
-    >>> kept_delexicalized(E(), None, {"d": [{"response": "[value_name] ."}]})
-    {'lexicalized': False}
-    >>> kept_delexicalized(E(), {"lexicalized": True}, {"d": [{"response": "[value_name] ."}]})
-    """
-    if evaluator.lexicalized and "lexicalized" not in (form or {}) \
-            and looks_delexicalized(data):
-        return {**(form or {}), "lexicalized": False}
-    return None
-
-
 def lexicalized_form(evaluator: Any, form: Mapping[str, Any] | None, data: Mapping[str, Any],
                      source: str, verb: str = "scored"
                      ) -> tuple[Mapping[str, Any] | None, str | None]:
     """``(the form to score data with, the line to show or None)`` under the module
-    docstring's rules: a delexicalized file is kept as it is (:func:`kept_delexicalized`),
-    a lexicalized file with some placeholders is delexicalized whole; the line gives the
-    counts (responses with a placeholder, of all; ``verb``: "scored", "compared").
+    docstring's rules, when ``evaluator`` lexicalizes and ``form`` does not say: a
+    delexicalized file (rule 1 of :mod:`~mwzrepro.scorer.lexicalized.form_measure`, as
+    :func:`looks_delexicalized`) gets ``form`` with ``lexicalized`` False, kept as it is; a
+    lexicalized file with some placeholders is delexicalized whole (``form`` unchanged); the
+    line gives the counts (responses with a placeholder, of all; ``verb``: "scored",
+    "compared"). ``form`` is not modified.
 
     >>> class E: lexicalized = True
     >>> data = {"d": [{"response": "Nandos , ref [booking_reference] ."}]

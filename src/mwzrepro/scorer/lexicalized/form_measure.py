@@ -9,8 +9,9 @@ placeholders) is asked in three places; each reads the same :class:`FormMeasure`
    least :data:`DELEXICALIZED_MIN_SHARE` (0.1) of the responses carry a placeholder. The 19
    public delexicalized files have at least 0.61, the corpus text 0.
 2. **The lexicalized hint** (:mod:`mwzrepro.scorer.lexicalized.detect`): a file scored without
-   ``--lexicalized`` whose share of responses *without* a placeholder is at least
-   :data:`HINT_MIN_WITHOUT_PLACEHOLDER` (0.8) and in which lex:1 writes a venue name, a phone
+   ``--lexicalized`` that rule 1 does not keep (fewer than 0.1 of its responses carry a
+   placeholder: a file ``--lexicalized`` would delexicalize, so the hint's figures are what the
+   option gives) and in which lex:1 writes a venue name, a phone
    number or a booking reference where the response had none (``[name]``, ``[phone]``,
    ``[ref]``) in at least :data:`HINT_MIN_NAMING` (0.15) of the responses (the MultiWOZ 2.1 test
    corpus text: 0.35).
@@ -45,13 +46,10 @@ from typing import Any
 
 __all__ = ["FormMeasure", "measure_form", "responses_of", "carries_placeholders",
            "may_be_lexicalized", "names_values", "too_few_values_for_grounding",
-           "PLACEHOLDER_RE", "DELEXICALIZED_MIN_SHARE", "HINT_MIN_WITHOUT_PLACEHOLDER",
-           "HINT_MIN_NAMING"]
+           "PLACEHOLDER_RE", "DELEXICALIZED_MIN_SHARE", "HINT_MIN_NAMING"]
 
 #: Rule 1: least share (fraction) of responses with a placeholder for a delexicalized file.
 DELEXICALIZED_MIN_SHARE = 0.1
-#: Rule 2, first step: least share (fraction) of responses without any placeholder.
-HINT_MIN_WITHOUT_PLACEHOLDER = 0.8
 #: Rule 2, second step: least share (fraction) of responses naming a venue, phone or reference.
 HINT_MIN_NAMING = 0.15
 
@@ -100,13 +98,6 @@ class FormMeasure:
         if self.naming is None:
             return None
         return self.naming / self.responses if self.responses else 0.0
-
-    @property
-    def linked_value_share(self) -> float | None:
-        """Share (fraction) of responses with a value lex:1 linked (None: no links)."""
-        if self.with_linked_value is None:
-            return None
-        return self.with_linked_value / self.responses if self.responses else 0.0
 
 
 def responses_of(data: Mapping[str, Any]) -> list[str]:
@@ -167,10 +158,9 @@ def carries_placeholders(measure: FormMeasure,
 
 
 def may_be_lexicalized(measure: FormMeasure) -> bool:
-    """Rule 2, first step: at least :data:`HINT_MIN_WITHOUT_PLACEHOLDER` of the responses
+    """Rule 2, first step: rule 1 does not keep the file, i.e. more than 0.9 of its responses
     carry no placeholder (no response: False)."""
-    return measure.responses > 0 and \
-        measure.without_placeholder_share >= HINT_MIN_WITHOUT_PLACEHOLDER
+    return measure.responses > 0 and not carries_placeholders(measure)
 
 
 def names_values(measure: FormMeasure) -> bool:

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mwzrepro.standard.goals import REQUESTABLE_NAMES
 from mwzrepro.stats.agreement import agreement
 
 __all__ = ["JUDGEMENTS", "judge_pairs", "classify", "agreement_rows", "agreement_lines"]
@@ -33,8 +34,9 @@ __all__ = ["JUDGEMENTS", "judge_pairs", "classify", "agreement_rows", "agreement
 JUDGEMENTS = ("inform", "success", "book")
 
 #: Goal ``reqt`` slots the reference evaluator's Success reads (spec-standard-evaluation
-#: §5.2); AutoTOD asks about every ``reqt`` slot.
-_EVALUATOR_REQT = frozenset({"phone", "address", "postcode", "reference", "trainID", "id"})
+#: §5.2: those of :data:`~mwzrepro.standard.goals.REQUESTABLE_NAMES`, and train's
+#: ``trainID``); AutoTOD asks about every ``reqt`` slot.
+_EVALUATOR_REQT = frozenset(REQUESTABLE_NAMES) | {"trainID"}
 
 
 def judge_pairs(traces: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -83,7 +85,7 @@ def classify(pair: Mapping[str, Any], trace: Mapping[str, Any]) -> str:
             venue = (results.get("inform") or {}).get("venue_name")
             return ("AutoTOD's reader found no venue" if not venue else
                     "AutoTOD's reader took another venue than the one named last")
-        if offered is None or not offered:
+        if not offered:
             return "no venue of the domain linked in the agent's words (unknown or unlinked name)"
         return "the agent's last offer holds venues outside the goal (subset rule)"
     if kind == "book":

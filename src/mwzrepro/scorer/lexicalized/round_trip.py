@@ -62,10 +62,12 @@ def round_trip(data: Mapping[str, Any], ctx: ScoringContext,
 def own_values(data: Mapping[str, Any], ctx: ScoringContext
                ) -> dict[tuple[str, int], Counter[tuple[str, str]]]:
     """``{(canonical dialogue id, turn): Counter((slot, comparable value))}``: the values a
-    delexicalized prediction mapping's responses already give in words (module docstring)."""
-    from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters, round_trip_inputs
+    delexicalized prediction mapping's responses already give in words (module docstring;
+    the responses linked, nothing else of the round trip's inputs computed)."""
+    from mwzrepro.scorer.lexicalized.grounding import link_predictions
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import own_counters, own_in_words
 
-    return own_counters(round_trip_inputs(data, ctx.resources))
+    return own_counters({"own": own_in_words(link_predictions(data, ctx.resources))})
 
 
 def split_own(checks: Iterable[tuple[str, int, Mapping[str, Any]]],

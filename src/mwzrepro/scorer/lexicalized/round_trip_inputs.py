@@ -37,7 +37,7 @@ from typing import Any
 from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 
-__all__ = ["round_trip_inputs", "own_counters", "write_round_trip_inputs",
+__all__ = ["round_trip_inputs", "own_in_words", "own_counters", "write_round_trip_inputs",
            "read_round_trip_inputs"]
 
 
@@ -77,17 +77,25 @@ def _estimated(data: Mapping[str, Any]) -> dict[str, list[list[str]]]:
 def round_trip_inputs(data: Mapping[str, Any], resources: Any) -> dict[str, Any]:
     """``{"heard", "domains", "own"}`` of a delexicalized prediction mapping (module
     docstring; JSON-ready), with the lexicon and user utterances of ``resources`` (a
-    :class:`~mwzrepro.scorer.resources.load.VersionResources`). Each response is linked
+    :class:`~mwzrepro.scorer.resources.resource_set.VersionResources`). Each response is linked
     once."""
     from mwzrepro.scorer.lexicalized.grounding import link_predictions
-    from mwzrepro.standard.grounded_values import value_key
 
     links = link_predictions(data, resources)
-    own = {did: [[[slot, key, n] for (slot, key), n in
-                  Counter((s.slot, value_key(s.slot, s.text)) for s in r.spans).items()]
-                 for r in turns]
-           for did, turns in links.items()}
-    return {"heard": _heard(data, resources, links), "domains": _estimated(data), "own": own}
+    return {"heard": _heard(data, resources, links), "domains": _estimated(data),
+            "own": own_in_words(links)}
+
+
+def own_in_words(links: Mapping[str, list[Any]]) -> dict[str, list[list[list[Any]]]]:
+    """``own`` of the module docstring (``{canonical dialogue id: [[[slot, comparable value,
+    count], ...] per turn]}``, JSON-ready) from the lex:1 links of a delexicalized prediction
+    mapping's responses (:func:`~mwzrepro.scorer.lexicalized.grounding.link_predictions`)."""
+    from mwzrepro.standard.grounded_values import value_key
+
+    return {did: [[[slot, key, n] for (slot, key), n in
+                   Counter((s.slot, value_key(s.slot, s.text)) for s in r.spans).items()]
+                  for r in turns]
+            for did, turns in links.items()}
 
 
 def own_counters(inputs: Mapping[str, Any]) -> dict[tuple[str, int], Counter[tuple[str, str]]]:
