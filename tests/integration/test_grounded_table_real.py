@@ -6,7 +6,8 @@ attribute accuracy >= 97 %, entity F1 100.0); a system whose file gives no predi
 written to a file) is scored as given, with the round-trip row's numbers. The raw directory
 holds the registry's files as links into the mirror, as ``data/raw`` holds them after the
 download step. The pipeline's two steps (``grounded-inputs``, then ``tables-grounded
---inputs``) write the same bytes as the one step by hand."""
+--inputs``) write the same bytes as the one step by hand, and so does ``--memo`` (a memo
+made at threshold 90 read by a run at 85 gives that run's bytes without a memo)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,23 @@ def test_oracle_row_is_the_corpus_text_figures(mirror, tmp_path):
     assert run.exit_code == 0, run.output
     for name in ("t.md", "t.csv", "t.tex", "m.json", "r.json"):
         assert (piped / name).read_bytes() == (out / name).read_bytes(), name
+    # --memo: the same bytes at 90 (memo made) and at 85 (memo read and extended)
+    memo, log = tmp_path / "memo.pickle", tmp_path / "log"
+
+    def piped_run(name, threshold, *extra):
+        run = CliRunner().invoke(tables_grounded, [
+            "--raw-dir", str(raw), "--system", "hdsa", "--system", "mintl",
+            "--lexicalized-system", "mintl-lex", "--inputs", str(inputs), "--table",
+            str(tmp_path / name / "t"), "--metrics", str(tmp_path / name / "m.json"),
+            "--fuzzy-threshold", str(threshold), "--record", str(tmp_path / name / "r.json"),
+            *extra])
+        assert run.exit_code == 0, run.output
+        return {n: (tmp_path / name / n).read_bytes() for n in ("t.md", "t.csv", "t.tex",
+                                                                "m.json", "r.json")}
+
+    assert piped_run("memo90", 90, "--memo", str(memo)) == {
+        n: (out / n).read_bytes() for n in ("t.md", "t.csv", "t.tex", "m.json", "r.json")}
+    at85 = piped_run("memo85", 85, "--memo", str(memo), "--log", str(log))
+    assert at85 == piped_run("plain85", 85)
+    assert b"thr:85" in at85["r.json"] and at85["m.json"] != (out / "m.json").read_bytes()
+    assert "dialogues filled anew" in log.read_text()

@@ -236,6 +236,9 @@ rule tables_trace:
 # tables_grounded, which reads the fuzzy threshold, fills and scores the rows in parallel.
 GROUNDED_VERSION = "mwz21"
 GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
+# What tables_grounded keeps between its runs (links and fills, exact under a threshold
+# change; scorer/lexicalized/grounded_memo.py): workspace state, ignored by git and DVC.
+GROUNDED_MEMO = f"data/memo/grounded-{GROUNDED_VERSION}.pickle"
 # The scorer's resource set as grounded-inputs writes it, named by the library's own constants:
 # the set's JSON files and pickled DST gold states, its manifest, the database files, and the
 # grounding tables stored beside them (grounding.GROUNDING_FILE).
@@ -295,6 +298,7 @@ rule tables_grounded:
         f" {{params.systems}}{{params.lexicalized}} --inputs {GROUNDED_INPUTS}"
         " {params.options}"
         " --table results/tables/inform_success_grounded"
+        f" --memo {GROUNDED_MEMO}"
         " --metrics {output.metrics} --record {output.record} --log {log}"
 
 

@@ -11,6 +11,10 @@ accuracy read the same pass). What the rows share (the evaluator's resources, ve
 database, lexicon and grounding tables) is loaded before the rows are forked
 (:func:`mwzrepro.core.workers.fork_map`), so each worker inherits it; every row is computed
 by the same functions on the same inputs as in one process, so the numbers are the same.
+
+With a memo (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`) the links and fills of an
+earlier run are seeded before the fork, each worker hands back what it added, and the memo
+returns holding both: the same numbers, with only what the threshold changed recomputed.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from mwzrepro.scorer.scoring import score_prepared
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.evaluator import Evaluator
+    from mwzrepro.scorer.lexicalized.grounded_memo import GroundedMemo
 
 __all__ = ["GroundedInput", "grounded_rows"]
 
@@ -62,10 +67,10 @@ def _warm(evaluator: Evaluator) -> None:
     user_named(res), reference_values(res)
 
 
-def _row(evaluator: Evaluator, row: GroundedInput | None
+def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | None = None
          ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``(result.to_dict(), filled attribute accuracy or None)`` of one row (None: the
-    corpus's own text)."""
+    corpus's own text); ``memo``: the fill memo's (seeded) entries to read and add to."""
     from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
     from mwzrepro.scorer.lexicalized.round_trip_inputs import round_trip_inputs
 
@@ -77,7 +82,8 @@ def _row(evaluator: Evaluator, row: GroundedInput | None
         inputs = row.inputs
         if inputs is None:
             inputs = round_trip_inputs(row.data, evaluator.resources)
-        lexical = round_trip(row.data, evaluator, inputs)
+        lexical = round_trip(row.data, evaluator, inputs,
+                             None if memo is None else memo.fills)
         prepared = evaluator._prepare(lexical, SOURCE)
         result = score_prepared(evaluator, lexical, prepared, row.label, SOURCE)
         filled = filled_accuracy(row.data, lexical, evaluator, row.label, inputs,
@@ -85,12 +91,21 @@ def _row(evaluator: Evaluator, row: GroundedInput | None
     return result.to_dict(), filled
 
 
+def _memo_row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo
+              ) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[dict, dict]]:
+    """:func:`_row` with ``memo``, and what the row added to it (``memo.take_added()``)."""
+    result, filled = _row(evaluator, row, memo)
+    return result, filled, memo.take_added()
+
+
 def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
-                  jobs: int | None = None
+                  jobs: int | None = None, memo: GroundedMemo | None = None
                   ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
     lexicalized evaluator, ``setting="all"``), the rows in forked workers (``jobs``: as
-    :func:`~mwzrepro.core.workers.fork_map`).
+    :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of ``evaluator``'s resources,
+    :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`) is read, and receives what
+    the rows added.
 
     Returns:
         ``(results, filled)``: ``{label: result.to_dict()}`` (the oracle row first, then
@@ -105,9 +120,22 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
 
     _warm(evaluator)
     items: list[GroundedInput | None] = [None, *rows]
-    done = fork_map(lambda item: _row(evaluator, item), items, jobs)
+    if memo is None:
+        done = [(*out, None) for out in
+                fork_map(lambda item: _row(evaluator, item), items, jobs)]
+    else:
+        from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
+
+        delexicalizer = delexicalizer_of(evaluator.resources)
+        delexicalizer.use_store(memo.links)
+        try:
+            done = fork_map(lambda item: _memo_row(evaluator, item, memo), items, jobs)
+        finally:
+            delexicalizer.use_store(None)
     results, filled = {}, {}
-    for item, (result, accuracy) in zip(items, done):
+    for item, (result, accuracy, added) in zip(items, done):
+        if memo is not None:
+            memo.merge(added)
         label = ORACLE_ROW if item is None else item.label
         results[label] = result
         if accuracy is not None:

@@ -96,3 +96,25 @@ def test_rows_in_workers_are_the_rows_one_by_one(grounded):
 
 def lexical_of(grounded):
     return round_trip(OWN, grounded)
+
+
+def test_a_memo_changes_no_row(grounded, mini, tmp_path):
+    """Rows scored with a memo (empty, then kept in a file and read back by a run at another
+    threshold) are the rows scored without; the second run at the first threshold adds
+    nothing to it."""
+    from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
+
+    rows = [GroundedInput("mine", "filled", OWN), GroundedInput("lex", "as given", LEXICAL)]
+    path = tmp_path / "memo.pickle"
+    memo = load_memo(path, grounded.resources)
+    assert grounded_rows(grounded, rows, jobs=2, memo=memo) == grounded_rows(grounded, rows)
+    assert len(memo.fills.entries) == 2 and len(memo.links.entries) >= 5
+    save_memo(memo, path)
+    other = evaluator(mini, lexicalized=True, setting="all", bleu=False, richness=False,
+                      fuzzy_threshold=70)
+    again = load_memo(path, other.resources)
+    assert again.links.entries == memo.links.entries
+    assert grounded_rows(other, rows, jobs=1, memo=again) == grounded_rows(other, rows)
+    before = (len(again.links.entries), len(again.fills.entries))
+    grounded_rows(other, rows, jobs=2, memo=again)
+    assert (len(again.links.entries), len(again.fills.entries)) == before

@@ -44,6 +44,7 @@ from mwzrepro.core.errors import InputError
 from mwzrepro.core.normalize import PLACEHOLDER_RE, SLOT_MAP
 from mwzrepro.core.normalize_state import normalize_slot_name, normalize_state
 from mwzrepro.core.venue_database import VenueDatabase
+from mwzrepro.prepare.delex.fill_memo import FillMemo
 from mwzrepro.prepare.delex.placeholder_values import (
     next_entity,
     placeholder_value,
@@ -212,8 +213,8 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
                            consistent: bool = False,
                            user_named: Mapping[str, Sequence[Mapping[str, Sequence[str]]]]
                            | None = None,
-                           domains: Mapping[str, Sequence[Sequence[str]]] | None = None
-                           ) -> dict[str, Any]:
+                           domains: Mapping[str, Sequence[Sequence[str]]] | None = None,
+                           memo: FillMemo | None = None) -> dict[str, Any]:
     """A copy of a prediction mapping (spec-standard-evaluation §2) with every response
     lexicalized by :func:`lexicalize` from its own turn's ``state`` (and ``active_domains``
     when given); other fields are kept. ``data`` is not modified.
@@ -251,36 +252,61 @@ def lexicalize_predictions(data: Mapping[str, Any], db: VenueDatabase,
     estimate from the predicted states, so that an unprefixed placeholder is of the domain
     the standard setting scores the turn for).
 
+    ``memo``: a :class:`~.fill_memo.FillMemo`; each dialogue whose fill it holds (every
+    query of that fill answered as then) is read from it, the others are filled and kept in
+    it — the same text either way (:mod:`.fill_memo`).
+
     Raises:
-        InputError: a dialogue's value is not a list of objects with a string ``response``.
+        InputError: a dialogue's value is not a list of objects with a string ``response``
+            (every turn is checked before any is filled).
     """
-    out: dict[str, Any] = {}
     for did, turns in data.items():
         if not isinstance(turns, list):
             raise InputError(f"dialogue {did}: expected a list of turns")
-        previous: Mapping[str, Any] | None = None
-        focus = DialogueFocus() if consistent else None
-        new = []
         for i, turn in enumerate(turns):
             if not isinstance(turn, Mapping) or not isinstance(turn.get("response"), str):
                 raise InputError(f"dialogue {did}, turn {i}: expected an object with a "
                                  "string 'response'")
-            state = turn.get("state")
-            active = turn.get("active_domains")
-            if not isinstance(active, list) and i < len((domains or {}).get(did, ())):
-                active = list(domains[did][i])  # type: ignore[index]
-            heard = (user_named or {}).get(did, ())
-            if focus is not None and i < len(heard):
-                for domain, ids in heard[i].items():
-                    entity = (venue_catalog(db).get(domain, ([], {}))[1].get(ids[0])
-                              if ids else None)
-                    if entity is not None and domain in _VENUE_DOMAINS:
-                        focus.entities[domain], focus.last = entity, domain
-                        focus.named.add(domain)
-            text = lexicalize(turn["response"], state, db, previous=previous,
-                              active=active if isinstance(active, list) else None,
-                              key=f"{did}|{i}", focus=focus)
-            new.append({**turn, "response": text})
-            previous = state if isinstance(state, Mapping) else None
-        out[did] = new
+    out: dict[str, Any] = {}
+    for did, turns in data.items():
+        heard = (user_named or {}).get(did, ())
+        given = (domains or {}).get(did, ())
+        key = None if memo is None else memo.key(did, turns, [consistent, heard, given])
+        kept = None if key is None else memo.lookup(key, db)  # type: ignore[union-attr]
+        if kept is not None:
+            out[did] = [{**turn, "response": text} for turn, text in zip(turns, kept)]
+            continue
+        log: list[Any] = []
+        out[did] = _fill_dialogue(did, turns, db if key is None else memo.recording(db, log),
+                                  consistent, heard, given)
+        if key is not None:
+            memo.store(key, log, [turn["response"] for turn in out[did]])  # type: ignore
     return out
+
+
+def _fill_dialogue(did: str, turns: Sequence[Mapping[str, Any]], db: VenueDatabase,
+                   consistent: bool, heard: Sequence[Mapping[str, Sequence[str]]],
+                   given: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+    """The turns of one dialogue with every response lexicalized (see
+    :func:`lexicalize_predictions`; the turns are checked already)."""
+    previous: Mapping[str, Any] | None = None
+    focus = DialogueFocus() if consistent else None
+    new = []
+    for i, turn in enumerate(turns):
+        state = turn.get("state")
+        active = turn.get("active_domains")
+        if not isinstance(active, list) and i < len(given):
+            active = list(given[i])
+        if focus is not None and i < len(heard):
+            for domain, ids in heard[i].items():
+                entity = (venue_catalog(db).get(domain, ([], {}))[1].get(ids[0])
+                          if ids else None)
+                if entity is not None and domain in _VENUE_DOMAINS:
+                    focus.entities[domain], focus.last = entity, domain
+                    focus.named.add(domain)
+        text = lexicalize(turn["response"], state, db, previous=previous,
+                          active=active if isinstance(active, list) else None,
+                          key=f"{did}|{i}", focus=focus)
+        new.append({**turn, "response": text})
+        previous = state if isinstance(state, Mapping) else None
+    return new

@@ -36,17 +36,21 @@ from typing import TYPE_CHECKING, Any
 from mwzrepro.scorer.context import ScoringContext
 
 if TYPE_CHECKING:
+    from mwzrepro.prepare.delex.fill_memo import FillMemo
     from mwzrepro.standard.inputs import PreparedDialogues
 
 __all__ = ["round_trip", "own_values", "split_own", "filled_accuracy"]
 
 
 def round_trip(data: Mapping[str, Any], ctx: ScoringContext,
-               inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+               inputs: Mapping[str, Any] | None = None,
+               memo: FillMemo | None = None) -> dict[str, Any]:
     """A delexicalized prediction mapping lexicalized from its own predicted states (module
     docstring), with the database and resources of ``ctx`` (a lexicalized evaluator).
     ``inputs``: :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.round_trip_inputs` of
-    ``data`` (computed here when not given). ``data`` is not modified.
+    ``data`` (computed here when not given); ``memo``: a fill memo
+    (:mod:`mwzrepro.prepare.delex.fill_memo`, the same text faster). ``data`` is not
+    modified.
 
     Raises:
         InputError: a malformed prediction mapping.
@@ -56,7 +60,8 @@ def round_trip(data: Mapping[str, Any], ctx: ScoringContext,
 
     inputs = inputs if inputs is not None else round_trip_inputs(data, ctx.resources)
     return lexicalize_predictions(data, ctx._database(), consistent=True,
-                                  user_named=inputs["heard"], domains=inputs["domains"])
+                                  user_named=inputs["heard"], domains=inputs["domains"],
+                                  memo=memo)
 
 
 def own_values(data: Mapping[str, Any], ctx: ScoringContext

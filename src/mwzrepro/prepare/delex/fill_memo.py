@@ -1,0 +1,142 @@
+"""A memo of the fill of :func:`~.relexicalize.lexicalize_predictions` per dialogue that stays
+exact when the venue database's fuzzy threshold changes.
+
+**The rule.** A dialogue's filled responses are a function of its turns (response, state,
+active domains), the venues heard before each turn, the domains given for its turns, and the
+venue database. The database enters the fill only through :meth:`VenueDatabase.query
+<mwzrepro.core.venue_database.VenueDatabase.query>` (the venue catalog,
+:func:`~.placeholder_values.venue_catalog`, reads no matching setting). So the memo keeps, per
+dialogue (keyed by a digest of those inputs), the queries its fill made with their results,
+and the responses it wrote. An entry is used only when every one of its queries gives the same
+result on the database at hand: then the fill takes the same steps and writes the same text.
+When a query's answer differs (a fuzzy decision flipped at the new threshold), the dialogue is
+filled again and its entry replaced.
+
+**Why.** ``tables-grounded`` fills 13 systems' outputs again after every change of
+``inform.fuzzy_threshold``; a change of 90 → 85 flips a handful of fuzzy decisions per system
+(for instance ``north american`` against ``mexican``), so nearly every dialogue's fill can be
+read from the previous run. Nothing of it enters a signature: the memo changes how fast the
+text is made, never the text.
+
+>>> from mwzrepro.core.venue_database import VenueDatabase
+>>> db = VenueDatabase({"restaurant": [{"id": "1", "name": "nandos", "food": "portuguese"}]})
+>>> memo = FillMemo()
+>>> key = memo.key("d1", [{"response": "[value_name]"}], [True, [], []])
+>>> log = []
+>>> memo.recording(db, log).query("restaurant", {"food": "portuguese"})
+['1']
+>>> memo.store(key, log, ["nandos"])
+>>> memo.lookup(key, db)
+['nandos']
+>>> memo.lookup(key, VenueDatabase({"restaurant": [{"id": "2", "food": "thai"}]}))  # differs
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mwzrepro.core.errors import InputError
+from mwzrepro.core.venue_database import VenueDatabase
+
+__all__ = ["FillMemo", "Query"]
+
+#: One query a fill made: ``(domain, constraints as ``(slot, value)`` items (None: a value
+#: that is not a str, number or None, which leaves the dialogue's fill out of the memo),
+#: result ids or None when the query refused the constraints)``.
+Query = tuple[str, "tuple[tuple[str, Any], ...] | None", "tuple[str, ...] | None"]
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class _Recording:
+    """A venue database that logs each query (and its answer) of one dialogue's fill; any
+    other attribute is the database's own. It hashes and compares as its database, so what is
+    cached per database (the venue catalog) is shared."""
+
+    def __init__(self, db: VenueDatabase, log: list[Query]) -> None:
+        self._db, self._log = db, log
+
+    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]:
+        items = tuple(constraints.items())
+        plain = all(isinstance(k, str) and isinstance(v, _PLAIN) for k, v in items)
+        try:
+            ids = self._db.query(domain, constraints)
+        except InputError:
+            self._log.append((domain, items if plain else None, None))
+            raise
+        self._log.append((domain, items if plain else None, tuple(ids)))
+        return ids
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+    def __hash__(self) -> int:
+        return hash(self._db)
+
+    def __eq__(self, other: object) -> bool:
+        return self._db == (other._db if isinstance(other, _Recording) else other)
+
+
+def _answer(db: VenueDatabase, domain: str, items: tuple[tuple[str, Any], ...]
+            ) -> tuple[str, ...] | None:
+    try:
+        return tuple(db.query(domain, dict(items)))
+    except InputError:
+        return None
+
+
+class FillMemo:
+    """The memo of the module docstring.
+
+    Attributes:
+        entries: ``{digest: (queries, responses)}`` (``queries``: :data:`Query` tuples;
+            ``responses``: the dialogue's filled responses, one str per turn) — what an
+            earlier run kept and this one adds.
+        added: the entries stored by this process (what a worker hands back to be kept).
+    """
+
+    def __init__(self, entries: Mapping[str, tuple[Sequence[Query], Sequence[str]]]
+                 | None = None) -> None:
+        self.entries: dict[str, tuple[Sequence[Query], Sequence[str]]] = dict(entries or {})
+        self.added: dict[str, tuple[Sequence[Query], Sequence[str]]] = {}
+
+    @staticmethod
+    def key(did: str, turns: Sequence[Mapping[str, Any]], context: Any) -> str | None:
+        """The digest (hex) of one dialogue's fill inputs: its id, each turn's response, state
+        and active domains (in their own order) and ``context`` (JSON: the fill's mode, the
+        venues heard, the domains given); None when they are not JSON (not memoized)."""
+        inputs = [did, [[t.get("response"), t.get("state"), t.get("active_domains")]
+                        for t in turns], context]
+        try:
+            text = json.dumps(inputs, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return None
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
+
+    def lookup(self, key: str, db: VenueDatabase) -> list[str] | None:
+        """The stored responses of ``key`` when every query of its entry gives the same answer
+        on ``db``; else None (no entry, or an answer differs)."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        queries, responses = entry
+        if any(_answer(db, domain, items) != ids  # type: ignore[arg-type]
+               for domain, items, ids in queries):
+            return None
+        return list(responses)
+
+    @staticmethod
+    def recording(db: VenueDatabase, log: list[Query]) -> VenueDatabase:
+        """``db`` seen through a recorder that appends each query to ``log``."""
+        return _Recording(db, log)  # type: ignore[return-value]
+
+    def store(self, key: str, queries: Sequence[Query], responses: Sequence[str]) -> None:
+        """Keep one dialogue's queries and filled responses (not when a query's constraints
+        are not JSON)."""
+        if any(items is None for _, items, _ in queries):
+            return
+        entry = (tuple(queries), tuple(responses))
+        self.entries[key] = self.added[key] = entry

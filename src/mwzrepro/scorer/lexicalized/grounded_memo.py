@@ -1,0 +1,148 @@
+"""What ``tables-grounded`` keeps between its runs (``--memo FILE``), so that a change of
+``inform.fuzzy_threshold`` redoes only the work that the threshold changes.
+
+The step fills 13 systems' outputs (:mod:`.round_trip`) and links every text of its rows
+(lex:1, :meth:`~mwzrepro.prepare.delex.delexicalize_responses.Delexicalizer.link`). Both are
+exact functions of their inputs: the links of a text depend on the text, the turn's state and
+the venue lexicon (no matching setting); the fill of a dialogue depends on its turns and on
+the answers of the database queries it makes (:mod:`mwzrepro.prepare.delex.fill_memo`, which
+replays those queries before it reuses a fill). The memo file keeps both, the links keyed by
+``(text, state JSON)`` and the fills by a digest of the dialogue's inputs, under a key made of
+this package's code (every module's source) and the resource set (its build key): another
+version of the code, or another resource set, starts from an empty memo. The scores are then
+computed as always, at the threshold given; the numbers and every byte written are the same
+with or without the memo (``tests/integration/test_grounded_table_real.py`` holds it).
+
+The file is a pickle written by this package into the workspace (``data/memo/`` in the
+pipeline, ignored by git and DVC); it keeps what the runs of the same code computed (a
+threshold change adds the few fills and texts it changes). Delete it at will: the next run
+recomputes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mwzrepro.prepare.delex.fill_memo import FillMemo
+
+__all__ = ["GroundedMemo", "LinkStore", "code_digest", "load_memo", "save_memo"]
+
+log = logging.getLogger(__name__)
+
+#: The layout of the memo file (part of its key).
+MEMO_FORMAT = "1"
+
+
+def code_digest() -> str:
+    """SHA-256 (hex) of this package's Python sources (every ``*.py`` under the package,
+    relative path and bytes, in path order)."""
+    root = Path(__file__).resolve().parents[2]     # the mwzrepro package
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class LinkStore:
+    """The lex:1 links kept between runs: the :attr:`~mwzrepro.prepare.delex.
+    delexicalize_responses.Delexicalizer.store` of the Delexicalizer, keyed by a 16-byte
+    BLAKE2b digest of the Delexicalizer's own key ``(text, state JSON)``.
+
+    Attributes:
+        entries: ``{digest: LinkedResponse}``; added: what this process linked anew (what a
+            worker hands back to be kept).
+
+    >>> store = LinkStore()
+    >>> store.put(("call [phone]", "null"), "linked")
+    >>> store.get(("call [phone]", "null")), store.get(("call [phone]", "{}")), len(store.added)
+    ('linked', None, 1)
+    """
+
+    def __init__(self, entries: dict[bytes, Any] | None = None) -> None:
+        self.entries: dict[bytes, Any] = entries if entries is not None else {}
+        self.added: dict[bytes, Any] = {}
+
+    @staticmethod
+    def digest(key: tuple[str, str]) -> bytes:
+        """The digest of a Delexicalizer key."""
+        text, state = key
+        return hashlib.blake2b(f"{text}\0{state}".encode("utf-8", "surrogatepass"),
+                               digest_size=16).digest()
+
+    def get(self, key: tuple[str, str]) -> Any:
+        """The stored result of ``key``, or None."""
+        return self.entries.get(self.digest(key))
+
+    def put(self, key: tuple[str, str], result: Any) -> None:
+        """Keep the result of ``key``."""
+        d = self.digest(key)
+        self.entries[d] = self.added[d] = result
+
+
+@dataclass
+class GroundedMemo:
+    """The memo of one resource set (module docstring).
+
+    Attributes:
+        key: ``<format>|<code digest>|<resource set key>``.
+        links: the links (:class:`LinkStore`).
+        fills: the fill memo (:class:`~mwzrepro.prepare.delex.fill_memo.FillMemo`).
+    """
+
+    key: str
+    links: LinkStore = field(default_factory=LinkStore)
+    fills: FillMemo = field(default_factory=FillMemo)
+
+    def take_added(self) -> tuple[dict[bytes, Any], dict[str, Any]]:
+        """``(links, fills)`` added since the last call (emptied): a worker's hand-back."""
+        out = (dict(self.links.added), dict(self.fills.added))
+        self.links.added.clear()
+        self.fills.added.clear()
+        return out
+
+    def merge(self, added: tuple[dict[bytes, Any], dict[str, Any]]) -> None:
+        """Keep what a worker handed back (:meth:`take_added`)."""
+        self.links.entries.update(added[0])
+        self.fills.entries.update(added[1])
+
+
+def memo_key(resources: Any) -> str:
+    """The key of ``resources`` (a :class:`~mwzrepro.scorer.resources.resource_set.
+    VersionResources`, its directory named by its build key) under this package's code."""
+    return f"{MEMO_FORMAT}|{code_digest()}|{resources.version}/{resources.directory.name}"
+
+
+def load_memo(path: Path, resources: Any) -> GroundedMemo:
+    """The memo kept in ``path`` for ``resources``; an empty one when the file is missing,
+    unreadable or of another key (logged: the run recomputes everything)."""
+    key = memo_key(resources)
+    from mwzrepro.core.gc_pause import paused_gc
+
+    try:
+        with path.open("rb") as f, paused_gc():
+            data = pickle.load(f)  # noqa: S301 (this package's own file in the workspace)
+        if data.get("key") == key:
+            return GroundedMemo(key, LinkStore(data["links"]), FillMemo(data["fills"]))
+        log.info("memo %s is of other code or resources: starting afresh", path)
+    except FileNotFoundError:
+        log.info("memo %s: none yet", path)
+    except Exception as e:  # noqa: BLE001 (a damaged memo costs time, never a result)
+        log.warning("memo %s unreadable (%s): starting afresh", path, e)
+    return GroundedMemo(key)
+
+
+def save_memo(memo: GroundedMemo, path: Path) -> None:
+    """Write ``memo`` to ``path`` (atomically: the old file stays until the new one is
+    complete)."""
+    from mwzrepro.core.io import atomic_path
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(path) as tmp, tmp.open("wb") as f:
+        pickle.dump({"key": memo.key, "links": memo.links.entries,
+                     "fills": memo.fills.entries}, f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
