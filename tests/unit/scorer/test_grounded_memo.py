@@ -11,13 +11,8 @@ from pathlib import Path
 
 from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
-from mwzrepro.scorer.lexicalized.grounded_memo import (
-    GroundedMemo,
-    LinkStore,
-    code_digest,
-    load_memo,
-    save_memo,
-)
+from mwzrepro.scorer.lexicalized.grounded_memo import GroundedMemo, LinkStore, load_memo, save_memo
+from mwzrepro.scorer.resources.stored_results import code_digest
 
 
 class Resources:

@@ -8,8 +8,10 @@ the venue lexicon (no matching setting); the fill of a dialogue depends on its t
 the answers of the database queries it makes (:mod:`mwzrepro.prepare.delex.fill_memo`, which
 replays those queries before it reuses a fill). The memo file keeps both, the links keyed by
 ``(text, state JSON)`` and the fills by a digest of the dialogue's inputs, under a key made of
-this package's code (every module's source) and the resource set (its build key): another
-version of the code, or another resource set, starts from an empty memo. The scores are then
+this package's code (every module's source and the versions of the libraries that compute,
+:func:`~mwzrepro.scorer.resources.stored_results.code_digest`, as the scorer's stored results)
+and the resource set (its build key): another version of the code, or another resource set,
+starts from an empty memo. The scores are then
 computed as always, at the threshold given; the numbers and every byte written are the same
 with or without the memo (``tests/integration/test_grounded_table_real.py`` holds it).
 
@@ -29,23 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from mwzrepro.prepare.delex.fill_memo import FillMemo
+from mwzrepro.scorer.resources.stored_results import code_digest
 
-__all__ = ["GroundedMemo", "LinkStore", "code_digest", "load_memo", "save_memo"]
+__all__ = ["GroundedMemo", "LinkStore", "load_memo", "save_memo"]
 
 log = logging.getLogger(__name__)
 
 #: The layout of the memo file (part of its key).
 MEMO_FORMAT = "1"
-
-
-def code_digest() -> str:
-    """SHA-256 (hex) of this package's Python sources (every ``*.py`` under the package,
-    relative path and bytes, in path order)."""
-    root = Path(__file__).resolve().parents[2]     # the mwzrepro package
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 class LinkStore:

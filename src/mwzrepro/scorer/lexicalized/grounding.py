@@ -147,7 +147,7 @@ def _stored_tables(resources: Any) -> dict[str, Any]:
         return json.loads(path.read_text(encoding="utf-8"))
     stored = _build_tables(resources)
     try:
-        write_text(json.dumps(stored, sort_keys=True), path)
+        write_text(json.dumps(stored), path)    # in the order built (grounding_tables_of)
     except OSError as exc:      # a read-only cache: computed each time
         log.info("grounding tables not stored (%s)", exc)
     return stored
