@@ -53,7 +53,7 @@ mutation: setup  ## mutation testing (mutmut) of the scoring modules; MUTANTS='m
 	nice -n 19 mutmut run --max-children 2 $(MUTANTS)
 	$(BIN)/python benchmarks/mutation_report.py $(MUTANTS)
 
-bench: setup  ## benchmarks: issue 19's acceptance table (loop.py), pipeline runs, scoring speed
+bench: setup  ## benchmarks: the pipeline loop's figures (loop.py), pipeline runs, scoring speed
 	$(BIN)/python benchmarks/loop.py
 	$(BIN)/python benchmarks/pipeline.py
 	$(BIN)/python benchmarks/score_all.py

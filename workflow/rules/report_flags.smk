@@ -10,7 +10,7 @@ PAPER_ND = "Nekvinda & Dušek 2021"
 PAPER_FGA = "Dey et al. 2022 (FGA)"
 PAPER_QIAN = "Qian et al. 2021"
 STATS = "Statistics (CIs, significance, rankings)"
-GROUNDED = "Grounded scoring (issue 27)"
+GROUNDED = "Grounded scoring of lexicalized text"
 REPORT_AREAS = [
     ("bleu_styles", PAPER_ND, "BLEU by reference style (Table 4)"),
     ("delex_example", PAPER_ND, "Delexicalization example (Table 2)"),
