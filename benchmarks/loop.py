@@ -4,7 +4,8 @@
    checkout's venv with its own ``src/`` first on ``PYTHONPATH``);
 2. cold ``snakemake -jN`` in it (the mirror as data), then a no-op ``snakemake -jN``;
 3. ``mwzrepro record`` (not timed), then ``dvc status`` on no change (best of three);
-4. ``inform.fuzzy_threshold`` 90 -> 85 and ``dvc repro``: wall seconds and the stages run;
+4. ``inform.fuzzy_threshold`` 90 -> 85 and ``dvc repro``: wall seconds and the stages run
+   (after the table, each stage's seconds: where a regression sits);
 5. back to 90 and ``dvc repro`` (the run cache restores every stage);
 6. unless ``--skip-tests``: the README's test command (``make test``) in another fresh clone
    (this checkout's venv linked in, ``make -o .venv/.installed``: setup excluded), and
@@ -50,6 +51,8 @@ from pipeline import (  # noqa: E402
     measured,
     set_param,
     stages,
+    stages_run,
+    streamed,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -138,6 +141,7 @@ def main() -> None:
             return
         header(list(works))
         run_figures(works, args)
+        stage_table(works)
     if args.skip_tests:
         report("README test command (make test), fresh clone", None, 0, "--skip-tests")
         report("make test-fast", None, 0, "--skip-tests")
@@ -237,12 +241,37 @@ def status(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str
     return "dvc status, no change", wall, load, "clean" if not out.strip() else "NOT CLEAN"
 
 
+#: ``{workspace: [(stage, start second, seconds)]}`` of the threshold change's ``dvc repro``
+#: (:func:`~pipeline.stages_run`), printed stage by stage after the figures.
+STAGE_SECONDS: dict[Path, list[tuple[str, float, float]]] = {}
+
+
 def repro(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     set_param(work, "inform.fuzzy_threshold", 85)
-    wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
-    ran = stages(RUNNING_STAGE, out)
+    load = os.getloadavg()[0]
+    wall, LAST_CPU[0], code, lines = streamed([str(BIN / "dvc"), "repro"], work)
+    if code:
+        text = "\n".join(line for _, line in lines)
+        sys.exit(f"`dvc repro` failed in {work}:\n{text[-4000:]}")
+    STAGE_SECONDS[work] = stages_run(lines, wall)
+    ran = sorted(stage for stage, _, _ in STAGE_SECONDS[work])
     return ("dvc repro after inform.fuzzy_threshold 90 -> 85", wall, load,
             f"{len(ran)} stages: {', '.join(ran)}")
+
+
+def stage_table(works: dict[str, Path]) -> None:
+    """The threshold change's ``dvc repro`` stage by stage (seconds from a stage's ``Running
+    stage`` line to the next: the command and DVC's bookkeeping), a column per workspace."""
+    runs = {label: dict((stage, seconds) for stage, _, seconds in STAGE_SECONDS[work])
+            for label, work in works.items() if work in STAGE_SECONDS}
+    if not runs:
+        return
+    names = list(dict.fromkeys(stage for per in runs.values() for stage in per))
+    print(f"\n`dvc repro` after the threshold change, stage by stage (s)\n\n"
+          f"| stage | {' | '.join(runs)} |\n|---|{'---|' * len(runs)}")
+    for name in names:
+        cells = [f"{per[name]:.1f}" if name in per else "–" for per in runs.values()]
+        print(f"| {name} | {' | '.join(cells)} |")
 
 
 def restore(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:

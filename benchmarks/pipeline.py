@@ -77,6 +77,33 @@ def measured(args: list[str], cwd: Path) -> tuple[float, float, subprocess.Compl
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc
 
 
+def streamed(args: list[str], cwd: Path, environ: dict[str, str] | None = None
+             ) -> tuple[float, float, int, list[tuple[float, str]]]:
+    """(wall seconds, CPU seconds of the children, exit code, output lines each with the second
+    it arrived) of one command run in ``cwd`` (with :func:`env` unless ``environ`` is
+    given), stderr merged into stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    lines = []
+    with subprocess.Popen(args, cwd=cwd, env=environ if environ is not None else env(cwd),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
+        for line in proc.stdout or ():
+            lines.append((time.perf_counter() - start, line.rstrip("\n")))
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.returncode, lines
+
+
+def stages_run(lines: list[tuple[float, str]], wall: float) -> list[tuple[str, float, float]]:
+    """(stage, start second, seconds until the next stage starts or DVC ends) of every
+    ``Running stage`` line of :func:`streamed` output: the command plus DVC's bookkeeping."""
+    starts = [(t, stage_name(m.group(1))) for t, line in lines
+              if (m := re.search(RUNNING_STAGE, line))]
+    ends = [t for t, _ in starts[1:]] + [wall]
+    return [(stage, t, end - t) for (t, stage), end in zip(starts, ends)]
+
+
 def timed(args: list[str], cwd: Path) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds of the children, output) of one command; exits on failure."""
     wall, cpu, proc = measured(args, cwd)

@@ -32,21 +32,20 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # the same params.yaml editing and DVC log lines as the cold benchmark
 from pipeline import (  # noqa: E402
     CACHED_STAGE,
-    RUNNING_STAGE,
     set_param,
     stage_name,
+    stages_run,
+    streamed,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -82,29 +81,11 @@ def run(args: list[str], cwd: Path, bindir: Path, check: bool = True
     env.pop("PYTHONPATH", None)
     if env.get("MWZREPRO_MIRROR"):
         env["MWZREPRO_MIRROR"] = os.path.abspath(env["MWZREPRO_MIRROR"])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    lines = []
-    with subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True) as proc:
-        for line in proc.stdout:
-            lines.append((time.perf_counter() - start, line.rstrip("\n")))
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if check and proc.returncode:
+    wall, cpu, code, lines = streamed(args, cwd, env)
+    if check and code:
         text = "\n".join(line for _, line in lines)
         sys.exit(f"`{' '.join(args)}` failed:\n{text[-4000:]}")
     return wall, cpu, lines
-
-
-def stages_run(lines: list[tuple[float, str]], wall: float) -> list[tuple[str, float, float]]:
-    """(stage, start second, seconds until the next stage starts or DVC ends) of every
-    ``Running stage`` line: the command plus DVC's bookkeeping for it."""
-    starts = [(t, stage_name(m.group(1))) for t, line in lines
-              if (m := re.search(RUNNING_STAGE, line))]
-    ends = [t for t, _ in starts[1:]] + [wall]
-    return [(stage, t, end - t) for (t, stage), end in zip(starts, ends)]
 
 
 def cached_stages(lines: list[tuple[float, str]]) -> list[str]:
