@@ -100,3 +100,12 @@ def test_a_fill_from_the_memo_is_the_fill_made_afresh(data, before, after, consi
     lexicalize_predictions(data, db(before), consistent=consistent, memo=memo)
     assert (lexicalize_predictions(data, db(after), consistent=consistent, memo=memo)
             == lexicalize_predictions(data, db(after), consistent=consistent))
+
+
+def test_odd_text_is_filled_and_kept():
+    """A lone surrogate (JSON allows ``\\ud800``) or a non-str state value is no error."""
+    memo = FillMemo()
+    data = {"d1": [{"response": "[value_name] \ud800 .", "state": {"restaurant": {"food": 3}}}]}
+    assert (lexicalize_predictions(data, db(90), consistent=True, memo=memo)
+            == lexicalize_predictions(data, db(90), consistent=True))
+    assert len(memo.entries) == 1

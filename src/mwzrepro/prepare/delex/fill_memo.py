@@ -114,7 +114,8 @@ class FillMemo:
             text = json.dumps(inputs, ensure_ascii=False)
         except (TypeError, ValueError):
             return None
-        return hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
+                               digest_size=20).hexdigest()
 
     def lookup(self, key: str, db: VenueDatabase) -> list[str] | None:
         """The stored responses of ``key`` when every query of its entry gives the same answer
@@ -135,7 +136,7 @@ class FillMemo:
 
     def store(self, key: str, queries: Sequence[Query], responses: Sequence[str]) -> None:
         """Keep one dialogue's queries and filled responses (not when a query's constraints
-        are not JSON)."""
+        hold other than plain values: :data:`Query`)."""
         if any(items is None for _, items, _ in queries):
             return
         entry = (tuple(queries), tuple(responses))
