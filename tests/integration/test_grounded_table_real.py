@@ -80,7 +80,7 @@ def test_oracle_row_is_the_corpus_text_figures(mirror, tmp_path):
     for name in ("t.md", "t.csv", "t.tex", "m.json", "r.json"):
         assert (piped / name).read_bytes() == (out / name).read_bytes(), name
     # --memo: the same bytes at 90 (memo made) and at 85 (memo read and extended)
-    memo, log = tmp_path / "memo.pickle", tmp_path / "log"
+    memo, log = tmp_path / "memo", tmp_path / "log"
 
     def piped_run(name, threshold, *extra):
         run = CliRunner().invoke(tables_grounded, [

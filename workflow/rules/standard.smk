@@ -238,7 +238,7 @@ GROUNDED_VERSION = "mwz21"
 GROUNDED_INPUTS = f"data/interim/grounded/{GROUNDED_VERSION}"
 # What tables_grounded keeps between its runs (links and fills, exact under a threshold
 # change; scorer/lexicalized/grounded_memo.py): workspace state, ignored by git and DVC.
-GROUNDED_MEMO = f"data/memo/grounded-{GROUNDED_VERSION}.pickle"
+GROUNDED_MEMO = f"data/memo/grounded-{GROUNDED_VERSION}"
 # The scorer's resource set as grounded-inputs writes it, named by the library's own constants:
 # the set's JSON files and pickled DST gold states, its manifest, the database files, and the
 # grounding tables stored beside them (grounding.GROUNDING_FILE).

@@ -140,15 +140,15 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
 @click.option("--table", type=PATH, required=True,
               help="Output stem: writes <stem>.md, .csv and .tex.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
-@click.option("--memo", "memo_file", type=PATH, default=None,
-              help="Keep the links and fills between runs in this file (read, then "
-                   "rewritten): a run after a threshold change recomputes only what the "
+@click.option("--memo", "memo_dir", type=PATH, default=None,
+              help="Keep the links and fills between runs in this directory (read, then "
+                   "added to): a run after a threshold change recomputes only what the "
                    "threshold changes; the same bytes either way.")
 @record_option
 @log_option
 def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
                     lexicalized: tuple[str, ...], inputs_dir: Path | None, table: Path,
-                    metrics: Path, memo_file: Path | None, record: Path | None,
+                    metrics: Path, memo_dir: Path | None, record: Path | None,
                     log_file: Path | None, **params: Any) -> None:
     """Pipeline step: Inform/Success of lexicalized text, standard and grounded, with
     attribute accuracy, entity F1 and unknown venues: the corpus's own lexicalized responses
@@ -199,15 +199,13 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
         e = Evaluator(bleu=False, success=True, richness=False, version=version,
                       lexicalized=True, setting="all", matching=inform.matching,
                       fuzzy_threshold=inform.fuzzy_threshold, cache_dir=tmp, progress=False)
-        memo = None if memo_file is None else load_memo(memo_file, e.resources)
-        kept = None if memo is None else (len(memo.links.entries), len(memo.fills.entries))
+        memo = None if memo_dir is None else load_memo(memo_dir, e.resources)
         results, filled = grounded_rows(e, rows, memo=memo)
-    if memo is not None and kept is not None:
-        added = (len(memo.links.entries) - kept[0], len(memo.fills.entries) - kept[1])
-        log.info("tables-grounded: memo %s: %d texts linked and %d dialogues filled anew "
-                 "(%d and %d kept)", memo_file, *added, *kept)
-        if any(added):
-            save_memo(memo, memo_file)  # type: ignore[arg-type]
+    if memo is not None and memo_dir is not None:
+        added = [len(part) for part in memo.new]
+        segment = save_memo(memo, memo_dir)
+        log.info("tables-grounded: memo %s: %d texts linked and %d dialogues filled anew; "
+                 "%s", memo_dir, *added, f"kept in {segment.name}" if segment else "unchanged")
     spec, out = grounded_table(results, version, dict.fromkeys(lexicalized, "as given"),
                                filled)
     spec.render(table)

@@ -1,7 +1,7 @@
 """The memo file of ``tables-grounded`` (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`): the
-Delexicalizer reads it behind its own memo and keeps what it links anew; a file of other code,
-of another resource set, damaged or missing gives an empty memo (the run recomputes); the
-file is replaced whole."""
+Delexicalizer reads it behind its own memo and keeps what it links anew; a run adds a segment
+of what it added, and every few runs the segments become one; a segment of other code, of
+another resource set, or damaged is left out (the run recomputes) and replaced."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from pathlib import Path
 
 from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer
 from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
-from mwzrepro.scorer.lexicalized.grounded_memo import GroundedMemo, LinkStore, load_memo, save_memo
+from mwzrepro.scorer.lexicalized.grounded_memo import (
+    MAX_SEGMENTS,
+    GroundedMemo,
+    LinkStore,
+    load_memo,
+    save_memo,
+)
 from mwzrepro.scorer.resources.stored_results import code_digest
 
 
@@ -43,29 +49,49 @@ def test_the_store_is_read_behind_the_memo_and_keeps_new_links():
 
 
 def test_a_memo_round_trips_and_another_key_starts_afresh(tmp_path, caplog):
-    path = tmp_path / "memo" / "grounded.pickle"
-    memo = load_memo(path, Resources("abc"))
+    directory = tmp_path / "memo"
+    memo = load_memo(directory, Resources("abc"))
     assert memo.key.endswith("|mwz21/abc") and code_digest() in memo.key
-    memo.links.put(("x", "null"), "linked")
-    memo.fills.store("d1", [("hotel", (("area", "south"),), ("7",))], ["text"])
-    save_memo(memo, path)
-    back = load_memo(path, Resources("abc"))
+    assert save_memo(memo, directory) is None           # nothing new: nothing written
+    memo.merge(({b"x": "linked"}, {"d1": ((("hotel", (("area", "south"),), ("7",)),), ("t",))}))
+    assert save_memo(memo, directory) == directory / "0000.pickle"
+    back = load_memo(directory, Resources("abc"))
     assert back.links.entries == memo.links.entries and back.fills.entries == memo.fills.entries
+    back.merge(({b"y": "linked too"}, {}))
+    assert save_memo(back, directory) == directory / "0001.pickle"   # only what is new
+    again = load_memo(directory, Resources("abc"))
+    assert again.links.entries == {b"x": "linked", b"y": "linked too"}
+    assert len(again.segments) == 2
     with caplog.at_level(logging.INFO):
-        assert load_memo(path, Resources("other")).links.entries == {}
+        other = load_memo(directory, Resources("other"))
+    assert other.links.entries == {} and len(other.stale) == 2
     assert "of other code or resources" in caplog.text
-    assert list(path.parent.iterdir()) == [path]    # no temporary file left
+    assert save_memo(other, directory) == directory / "0002.pickle"  # the stale ones go
+    assert sorted(p.name for p in directory.iterdir()) == ["0002.pickle"]
 
 
-def test_a_damaged_memo_gives_an_empty_one(tmp_path, caplog):
-    path = tmp_path / "grounded.pickle"
-    path.write_bytes(b"not a pickle")
+def test_segments_are_written_into_one_at_the_limit(tmp_path):
+    directory = tmp_path / "memo"
+    for i in range(MAX_SEGMENTS + 1):
+        memo = load_memo(directory, Resources("abc"))
+        memo.merge(({bytes([i]): i}, {}))
+        save_memo(memo, directory)
+    assert [p.name for p in sorted(directory.iterdir())] == [f"{MAX_SEGMENTS:04d}.pickle"]
+    assert load_memo(directory, Resources("abc")).links.entries == {
+        bytes([i]): i for i in range(MAX_SEGMENTS + 1)}
+
+
+def test_a_damaged_segment_is_left_out(tmp_path, caplog):
+    directory = tmp_path / "memo"
+    directory.mkdir()
+    (directory / "0000.pickle").write_bytes(b"not a pickle")
+    good = load_memo(directory, Resources("abc"))
+    (directory / "0001.pickle").write_bytes(pickle.dumps(
+        {"key": good.key, "links": {b"x": "linked"}, "fills": {}}))
     with caplog.at_level(logging.WARNING):
-        memo = load_memo(path, Resources("abc"))
-    assert isinstance(memo, GroundedMemo) and memo.fills.entries == {}
-    assert "unreadable" in caplog.text
-    path.write_bytes(pickle.dumps({"key": "1|other|mwz21/abc", "links": {}, "fills": {}}))
-    assert load_memo(path, Resources("abc")).links.entries == {}
+        memo = load_memo(directory, Resources("abc"))
+    assert isinstance(memo, GroundedMemo) and memo.links.entries == {b"x": "linked"}
+    assert "unreadable" in caplog.text and [p.name for p in memo.stale] == ["0000.pickle"]
 
 
 def test_take_added_hands_back_once():

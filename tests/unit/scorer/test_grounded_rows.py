@@ -105,7 +105,7 @@ def test_a_memo_changes_no_row(grounded, mini, tmp_path):
     from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
 
     rows = [GroundedInput("mine", "filled", OWN), GroundedInput("lex", "as given", LEXICAL)]
-    path = tmp_path / "memo.pickle"
+    path = tmp_path / "memo"
     memo = load_memo(path, grounded.resources)
     assert grounded_rows(grounded, rows, jobs=2, memo=memo) == grounded_rows(grounded, rows)
     assert len(memo.fills.entries) == 2 and len(memo.links.entries) >= 5
