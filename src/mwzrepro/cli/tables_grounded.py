@@ -178,17 +178,19 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
         if problems:
             raise InputError(f"{inputs_dir}: no verified {version} resource set of this "
                              f"package ({problems[0]}); run `mwzrepro grounded-inputs`")
-    rows = []
+    rows = []   # with --inputs, each file is read in its row's worker
     for system, path in predictions.items():
-        data = _read(path)
         if system in lexicalized:
-            rows.append(GroundedInput(system, "as given", data))
-        elif not has_states(data):
-            log.info("tables-grounded: %s gives no predicted states, left out", system)
+            rows.append(GroundedInput(system, "as given", path))
+            continue
+        stored = None if inputs_dir is None else read_round_trip_inputs(
+            inputs_dir / "round_trip" / f"{system}.json", path)
+        if stored is None and has_states(data := _read(path)):
+            rows.append(GroundedInput(system, "filled", data))
+        elif stored is not None and stored.get("states") is not False:
+            rows.append(GroundedInput(system, "filled", path, stored))
         else:
-            rows.append(GroundedInput(system, "filled", data, None if inputs_dir is None else
-                                      read_round_trip_inputs(
-                                          inputs_dir / "round_trip" / f"{system}.json", path)))
+            log.info("tables-grounded: %s gives no predicted states, left out", system)
     with tempfile.TemporaryDirectory(prefix="mwzrepro-grounded-") as tmp:
         if inputs_dir is None:
             (Path(tmp) / "raw").symlink_to(raw_dir.resolve(), target_is_directory=True)

@@ -20,6 +20,7 @@ returns holding both: the same numbers, with only what the threshold changed rec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mwzrepro.core.gc_pause import paused_gc
@@ -43,15 +44,34 @@ class GroundedInput(NamedTuple):
     Attributes:
         label: the row's label (``input`` column).
         kind: ``"as given"`` (a lexicalized file) or ``"filled"`` (a round-trip system).
-        data: the prediction mapping.
+        data: the prediction mapping, or the path of its JSON file (read in the row's
+            worker: the files are parsed in parallel).
         inputs: of a ``filled`` row, :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.
             round_trip_inputs` of ``data`` (None: computed in the row's worker).
     """
 
     label: str
     kind: str
-    data: Mapping[str, Any]
+    data: Mapping[str, Any] | Path
     inputs: Mapping[str, Any] | None = None
+
+
+def _data(row: GroundedInput) -> Mapping[str, Any]:
+    """The row's prediction mapping (its file read when ``data`` is a path).
+
+    Raises:
+        InputError: the file is unreadable or not JSON (one line naming it).
+    """
+    if not isinstance(row.data, Path):
+        return row.data
+    import json
+
+    from mwzrepro.core.errors import InputError
+
+    try:
+        return json.loads(row.data.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise InputError(f"{row.data}: not a readable JSON file ({e})") from None
 
 
 def _warm(evaluator: Evaluator) -> None:
@@ -76,17 +96,17 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
 
     if row is None:
         return evaluator.evaluate(corpus_text(evaluator.resources), ORACLE_ROW).to_dict(), None
+    data = _data(row)
     if row.kind != "filled":
-        return evaluator.evaluate(row.data, row.label).to_dict(), None
+        return evaluator.evaluate(data, row.label).to_dict(), None
     with paused_gc():
         inputs = row.inputs
         if inputs is None:
-            inputs = round_trip_inputs(row.data, evaluator.resources)
-        lexical = round_trip(row.data, evaluator, inputs,
-                             None if memo is None else memo.fills)
+            inputs = round_trip_inputs(data, evaluator.resources)
+        lexical = round_trip(data, evaluator, inputs, None if memo is None else memo.fills)
         prepared = evaluator._prepare(lexical, SOURCE)
         result = score_prepared(evaluator, lexical, prepared, row.label, SOURCE)
-        filled = filled_accuracy(row.data, lexical, evaluator, row.label, inputs,
+        filled = filled_accuracy(data, lexical, evaluator, row.label, inputs,
                                  checks=result.grounding.checks)
     return result.to_dict(), filled
 
