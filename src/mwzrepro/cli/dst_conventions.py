@@ -13,6 +13,7 @@ import click
 from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 from mwzrepro.core.errors import InputError
+from mwzrepro.core.gc_pause import paused_gc
 from mwzrepro.core.io import read_table, write_metrics
 from mwzrepro.core.tables import render_table
 from mwzrepro.core.workers import fork_map
@@ -52,6 +53,23 @@ def tables_dst_conventions(predictions_dir: Path, gold: tuple[tuple[str, Path, P
                     if not p.name.endswith(".coverage.parquet")), key=lambda p: p.stem)
     if not files:
         raise InputError(f"{predictions_dir}: no <system>.parquet prediction files")
+    with paused_gc(freeze=True):  # reading the files too (mwzrepro.core.gc_pause)
+        figures, skipped = _figures(files, gold)
+    out = assemble(figures)
+    if skipped:
+        out.ladder_notes.append("no predicted states (not scored): " + ", ".join(skipped))
+    out.metrics["not_scored"] = skipped
+    render_table(out.ladder, ladder_table, LADDER_TITLE, decimals=2, notes=out.ladder_notes)
+    render_table(out.presets, presets_table, PRESETS_TITLE, decimals=2,
+                 notes=out.presets_notes)
+    write_metrics(out.metrics, metrics, record)
+    log.info("tables-dst-conventions: %d runs scored, %d systems without states", len(figures),
+             len(skipped))
+
+
+def _figures(files: list[Path], gold: tuple[tuple[str, Path, Path], ...]
+             ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The figures of every run (system × gold version) and the systems without states."""
     predicted, skipped = {}, []
     for path in files:
         pred = predicted_turns(read_table(path, "predictions"), str(path))
@@ -78,17 +96,7 @@ def tables_dst_conventions(predictions_dir: Path, gold: tuple[tuple[str, Path, P
         return [system_figures(system, system, version, corpus, local)
                 for version, corpus in corpora[system]]
 
-    figures = [f for runs in fork_map(run, list(corpora)) for f in runs]
-    out = assemble(figures)
-    if skipped:
-        out.ladder_notes.append("no predicted states (not scored): " + ", ".join(skipped))
-    out.metrics["not_scored"] = skipped
-    render_table(out.ladder, ladder_table, LADDER_TITLE, decimals=2, notes=out.ladder_notes)
-    render_table(out.presets, presets_table, PRESETS_TITLE, decimals=2,
-                 notes=out.presets_notes)
-    write_metrics(out.metrics, metrics, record)
-    log.info("tables-dst-conventions: %d runs scored, %d systems without states", len(figures),
-             len(skipped))
+    return [f for runs in fork_map(run, list(corpora)) for f in runs], skipped
 
 
 COMMANDS = [tables_dst_conventions]
