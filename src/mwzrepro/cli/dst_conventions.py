@@ -13,11 +13,19 @@ import click
 from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, IN_FILE, PATH
 from mwzrepro.core.errors import InputError
+from mwzrepro.core.gc_pause import paused_gc
 from mwzrepro.core.io import read_table, write_metrics
 from mwzrepro.core.tables import render_table
 from mwzrepro.core.workers import fork_map
-from mwzrepro.dst.conventions.tables import LADDER_TITLE, PRESETS_TITLE, assemble, system_figures
-from mwzrepro.dst.conventions.turns import gold_turns, predicted_turns, raw_corpus
+from mwzrepro.dst.conventions.tables import (
+    LADDER_TITLE,
+    PRESETS_TITLE,
+    assemble,
+    figure_conventions,
+    system_figures,
+)
+from mwzrepro.dst.conventions.turns import distinct_turns, gold_turns, predicted_turns, raw_corpus
+from mwzrepro.dst.conventions.views import ViewCache
 
 
 @click.command("tables-dst-conventions")
@@ -45,24 +53,9 @@ def tables_dst_conventions(predictions_dir: Path, gold: tuple[tuple[str, Path, P
                     if not p.name.endswith(".coverage.parquet")), key=lambda p: p.stem)
     if not files:
         raise InputError(f"{predictions_dir}: no <system>.parquet prediction files")
-    predicted, skipped = {}, []
-    for path in files:
-        pred = predicted_turns(read_table(path, "predictions"), str(path))
-        if pred is None:
-            skipped.append(path.stem)
-        else:
-            predicted[path.stem] = pred
-    jobs = []
-    for version, states, dialogues in gold:
-        g = gold_turns(read_table(states, "states"), read_table(dialogues, "dialogues"))
-        jobs += [(system, version, raw_corpus(g, pred, f"{system}.parquet"))
-                 for system, pred in predicted.items()]
-
-    def run(job: tuple[str, str, Any]) -> dict[str, Any]:
-        system, version, corpus = job
-        return system_figures(system, system, version, corpus)
-
-    out = assemble(fork_map(run, jobs))
+    with paused_gc(freeze=True):  # reading the files too (mwzrepro.core.gc_pause)
+        figures, skipped = _figures(files, gold)
+    out = assemble(figures)
     if skipped:
         out.ladder_notes.append("no predicted states (not scored): " + ", ".join(skipped))
     out.metrics["not_scored"] = skipped
@@ -70,8 +63,40 @@ def tables_dst_conventions(predictions_dir: Path, gold: tuple[tuple[str, Path, P
     render_table(out.presets, presets_table, PRESETS_TITLE, decimals=2,
                  notes=out.presets_notes)
     write_metrics(out.metrics, metrics, record)
-    log.info("tables-dst-conventions: %d runs scored, %d systems without states", len(jobs),
+    log.info("tables-dst-conventions: %d runs scored, %d systems without states", len(figures),
              len(skipped))
+
+
+def _figures(files: list[Path], gold: tuple[tuple[str, Path, Path], ...]
+             ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The figures of every run (system × gold version) and the systems without states."""
+    predicted, skipped = {}, []
+    for path in files:
+        pred = predicted_turns(read_table(path, "predictions"), str(path))
+        if pred is None:
+            skipped.append(path.stem)
+        else:
+            predicted[path.stem] = pred
+    golds, corpora = [], {}
+    for version, states, dialogues in gold:
+        golds.append(g := gold_turns(read_table(states, "states"),
+                                     read_table(dialogues, "dialogues")))
+        for system, pred in predicted.items():
+            corpora.setdefault(system, []).append(
+                (version, raw_corpus(g, pred, f"{system}.parquet")))
+    # The gold views (the same for every system) are computed once, before the fork; a
+    # worker scores one system on every version, its predicted views shared in a copy of
+    # the gold views' cache (dropped after the system).
+    cache = ViewCache()
+    for g in golds:
+        cache.warm_gold(distinct_turns(g), figure_conventions())
+
+    def run(system: str) -> list[dict[str, Any]]:
+        local = cache.copy()
+        return [system_figures(system, system, version, corpus, local)
+                for version, corpus in corpora[system]]
+
+    return [f for runs in fork_map(run, list(corpora)) for f in runs], skipped
 
 
 COMMANDS = [tables_dst_conventions]

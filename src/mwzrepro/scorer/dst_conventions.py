@@ -89,8 +89,9 @@ def conventions_block(preds: Mapping[str, list], gold_turns: Mapping[str, Sequen
             reference's normalization cannot read (names ``source``).
     """
     from mwzrepro.dst.conventions.presets import PRESETS
-    from mwzrepro.dst.conventions.scoring import ViewCache, score_corpus
+    from mwzrepro.dst.conventions.scoring import score_corpus
     from mwzrepro.dst.conventions.turns import predicted_turns, raw_corpus
+    from mwzrepro.dst.conventions.views import ViewCache
 
     if any(not isinstance(s, str) for s in preds["state_json"]):
         raise needs_states(source)

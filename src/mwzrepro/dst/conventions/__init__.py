@@ -2,5 +2,6 @@
 between two conventions (spec-dst-metrics §12).
 
 Modules: :mod:`.switches` (the switches and signature), :mod:`.cleaning` and
-:mod:`.trade_cleaning` (keys and values), :mod:`.turns` (raw turns), :mod:`.scoring`,
+:mod:`.trade_cleaning` (keys and values), :mod:`.turns` (raw turns), :mod:`.views`
+(interned views of raw states), :mod:`.scoring`,
 :mod:`.presets`, :mod:`.ladder` and :mod:`.tables`."""

@@ -21,12 +21,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mwzrepro.dst.conventions.scoring import ConventionScores, ViewCache, score_corpus
+from mwzrepro.dst.conventions.scoring import ConventionScores, score_corpus
 from mwzrepro.dst.conventions.switches import SWITCHES, Convention
 from mwzrepro.dst.conventions.turns import RawDialogue
+from mwzrepro.dst.conventions.views import ViewCache
 
 __all__ = ["LADDER_ORDER", "Rung", "rung_conventions", "climb", "order_effects",
-           "shapley_effects"]
+           "shapley_effects", "ladder_conventions"]
 
 #: The order in which the ladder changes switches.
 LADDER_ORDER = ("dial", "gdc", "pign", "slots", "pscope", "names", "clean", "match")
@@ -81,9 +82,8 @@ def order_effects(corpus: Sequence[RawDialogue], start: Convention, end: Convent
     top = rungs[-1].scores.jga
     out = {}
     for r in rungs[1:]:
-        first = score_corpus(corpus, start.replace(**{r.switch: r.value}), cache).jga
-        before_last = score_corpus(corpus, end.replace(**{r.switch: getattr(start, r.switch)}),
-                                   cache).jga
+        first, before_last = (score_corpus(corpus, c, cache).jga
+                              for c in _alone_conventions(start, end, r.switch))
         out[r.switch] = {"first": 100 * (first - base), "ladder": r.change,
                          "last": 100 * (top - before_last)}
     return out
@@ -98,11 +98,8 @@ def shapley_effects(corpus: Sequence[RawDialogue], start: Convention, end: Conve
     cache = cache or ViewCache()
     switches = end.differences(start)
     k = len(switches)
-    jga = {}
-    for n in range(k + 1):
-        for subset in itertools.combinations(switches, n):
-            conv = start.replace(**{s: getattr(end, s) for s in subset})
-            jga[frozenset(subset)] = 100 * score_corpus(corpus, conv, cache).jga
+    jga = {frozenset(subset): 100 * score_corpus(corpus, conv, cache).jga
+           for subset, conv in _subset_conventions(start, end)}
     out = {}
     for switch in switches:
         others = [s for s in switches if s != switch]
@@ -111,3 +108,34 @@ def shapley_effects(corpus: Sequence[RawDialogue], start: Convention, end: Conve
             * (jga[frozenset(sub) | {switch}] - jga[frozenset(sub)])
             for n in range(k) for sub in itertools.combinations(others, n))
     return out
+
+
+def _alone_conventions(start: Convention, end: Convention, switch: str
+                       ) -> tuple[Convention, Convention]:
+    """``start`` with ``switch`` at ``end``'s value, and ``end`` with it at ``start``'s."""
+    return (start.replace(**{switch: getattr(end, switch)}),
+            end.replace(**{switch: getattr(start, switch)}))
+
+
+def _subset_conventions(start: Convention, end: Convention
+                        ) -> list[tuple[tuple[str, ...], Convention]]:
+    """Per subset of the switches that differ (by size, then in switch order), ``start`` with
+    those switches at ``end``'s values."""
+    switches = end.differences(start)
+    return [(subset, start.replace(**{s: getattr(end, s) for s in subset}))
+            for n in range(len(switches) + 1)
+            for subset in itertools.combinations(switches, n)]
+
+
+def ladder_conventions(start: Convention, end: Convention) -> list[Convention]:
+    """Every convention :func:`climb`, :func:`order_effects` and :func:`shapley_effects`
+    score from ``start`` to ``end`` (each once; e.g. to compute their views ahead).
+
+    >>> from mwzrepro.dst.conventions.presets import PRESETS
+    >>> len(ladder_conventions(PRESETS["fga"], PRESETS["mwzeval"]))  # 2^6 subsets
+    64
+    """
+    rungs = [c for _, c in rung_conventions(start, end)]
+    alone = [c for s in end.differences(start) for c in _alone_conventions(start, end, s)]
+    subsets = [c for _, c in _subset_conventions(start, end)]
+    return list(dict.fromkeys(rungs + alone + subsets))

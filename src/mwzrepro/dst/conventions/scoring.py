@@ -2,7 +2,8 @@
 "DST scoring conventions").
 
 Per turn, the gold and predicted states become ``{key: cleaned value}`` views
-(:mod:`.cleaning`); under ``pscope:gold-dom`` predicted slots of domains absent from the gold
+(:mod:`.cleaning`; interned by :mod:`.views`, so equal views are equal ids and every other
+pair of views is compared once per cache); under ``pscope:gold-dom`` predicted slots of domains absent from the gold
 view are dropped. A key *matches* when both views have it and the values match (``exact``:
 equal strings; ``fuzzy95``: the reference's ``partial_ratio(predicted, gold) > 95``,
 spec-standard-evaluation §7, §13; a tuple of alternatives never matches). The turn is a joint
@@ -22,27 +23,19 @@ excluded dialogues, spec-dst-metrics §2.6):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from mwzrepro.core.fuzzy import partial_ratio
-from mwzrepro.dst.alignment import PAPER_EXCLUDED_DIALOGUES
-from mwzrepro.dst.conventions.cleaning import (
-    GOLD_DONTCARE,
-    clean_value,
-    ignored,
-    in_scope,
-    n_scope_slots,
-    slot_key,
-)
+from mwzrepro.dst.conventions.cleaning import n_scope_slots
 from mwzrepro.dst.conventions.switches import Convention
-from mwzrepro.dst.conventions.turns import RawDialogue, Triples
-from mwzrepro.dst.state import canonical_slot
+from mwzrepro.dst.conventions.turns import RawDialogue
+from mwzrepro.dst.conventions.views import TurnIndex, ViewCache
 
-__all__ = ["ConventionScores", "ViewCache", "score_corpus"]
-
-View = dict[tuple[str, str], Any]
+__all__ = ["ConventionScores", "ViewCache", "score_corpus", "turn_outcomes"]
 
 
 @dataclass(frozen=True)
@@ -80,75 +73,9 @@ class ConventionScores:
                 "wrong": self.wrong}
 
 
-class ViewCache:
-    """Views of raw states, shared between conventions that agree on the switches a view
-    depends on (gold: gdc, names, clean, slots; predicted: pign, names, clean, slots), the
-    cleaned form of every raw triple per (names, clean, slots), and the scores of every
-    (corpus, convention) already scored (the ladder, its order effects and the Shapley values
-    score many conventions more than once). Raw states are keyed by identity: keep the corpus
-    alive while the cache is used."""
-
-    def __init__(self) -> None:
-        self._views: dict[tuple[Any, ...], View] = {}
-        self._flat: dict[int, tuple[tuple[str, str, Any], ...]] = {}
-        self._cleaned: dict[tuple[str, str, str], dict[tuple[str, str, Any], Any]] = {}
-        #: convention → (the corpus object scored, its scores)
-        self._scores: dict[Convention, tuple[object, ConventionScores]] = {}
-
-    def gold(self, triples: Triples, c: Convention) -> View:
-        """The gold view of one turn's raw triples."""
-        key = (id(triples), "g", c.gdc, c.names, c.clean, c.slots)
-        view = self._views.get(key)
-        if view is None:
-            if c.gdc == "drop":
-                triples = tuple(t for t in triples if t[2] not in GOLD_DONTCARE)
-            view = self._views[key] = self._view(triples, c)
-        return view
-
-    def pred(self, state: Mapping[str, Any], c: Convention) -> View:
-        """The predicted view of one raw state."""
-        key = (id(state), "p", c.pign, c.names, c.clean, c.slots)
-        view = self._views.get(key)
-        if view is None:
-            flat = self._flat.get(id(state))
-            if flat is None:
-                flat = self._flat[id(state)] = tuple(
-                    (str(d), str(s), tuple(v) if isinstance(v, list) else v)
-                    for d, slots in state.items() for s, v in slots.items())
-            if c.pign != "keep":
-                flat = tuple(t for t in flat if not ignored(t[2], c.pign))
-            view = self._views[key] = self._view(flat, c)
-        return view
-
-    def _view(self, triples: Iterable[tuple[str, str, Any]], c: Convention) -> View:
-        memo = self._cleaned.setdefault((c.names, c.clean, c.slots), {})
-        out: View = {}
-        for triple in triples:
-            cleaned = memo.get(triple, _MISSING)
-            if cleaned is _MISSING:
-                cleaned = memo[triple] = _cleaned(*triple, c)
-            if cleaned is not None:
-                out[cleaned[0]] = cleaned[1]
-        return out
-
-
-_MISSING = object()
-
-
-def _cleaned(domain: str, slot: str, value: Any, c: Convention
-             ) -> tuple[tuple[str, str], Any] | None:
-    """``(key, cleaned value)`` of one raw triple, ``None`` when absent or out of scope."""
-    if not in_scope(domain, slot, c.slots):
-        return None
-    key = slot_key(domain, slot, c.names)
-    v = clean_value(c.clean, slot, canonical_slot(domain, slot) or key, value)
-    return None if v is None else (key, v)
-
-
-def _matcher(match: str):
+def _matcher(match: str, seen: dict[tuple[Any, Any], bool]):
     if match == "exact":
         return lambda p, g: type(p) is str and p == g
-    seen: dict[tuple[Any, Any], bool] = {}
 
     def fuzzy(p: Any, g: Any) -> bool:
         if isinstance(p, tuple) or isinstance(g, tuple):
@@ -160,15 +87,16 @@ def _matcher(match: str):
     return fuzzy
 
 
-def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
+def score_corpus(corpus: Sequence[RawDialogue], convention: Convention,
                  cache: ViewCache | None = None) -> ConventionScores:
     """JGA and SA counts of ``corpus`` under ``convention`` (module doc).
 
     Args:
         corpus: :func:`~mwzrepro.dst.conventions.turns.raw_corpus` dialogues.
         convention: the switches.
-        cache: views and scores shared with other calls on the same corpus (a fresh one by
-            default); a convention already scored on this corpus object is not scored again.
+        cache: views and scores shared with other calls (a fresh one by default; it may serve
+            many corpora, :mod:`.views`); a convention already scored on this corpus object is
+            not scored again, and the two ``dial`` values share the turns' outcomes.
 
     Returns:
         :class:`ConventionScores`.
@@ -177,35 +105,70 @@ def score_corpus(corpus: Iterable[RawDialogue], convention: Convention,
         InputError: a value the reference's normalization cannot read (``clean:mwzeval``).
     """
     cache = cache or ViewCache()
-    done = cache._scores.get(convention)
+    done = cache.memo.get(convention)
     if done is not None and done[0] is corpus:
         return done[1]
     c = convention
-    matches = _matcher(c.match)
-    excluded = set(PAPER_EXCLUDED_DIALOGUES) if c.dial == "fga" else set()
-    gold_dom, fuzzy = c.pscope == "gold-dom", c.match != "exact"
-    gold_view, pred_view = cache.gold, cache.pred
-    dialogues = turns = joint = wrong = 0
-    for d in corpus:
-        if d.dialogue_id in excluded:
-            continue
-        dialogues += 1
-        turns += len(d.gold)
-        for triples, state in zip(d.gold, d.pred):
-            g, p = gold_view(triples, c), pred_view(state, c)
-            if gold_dom:
-                domains = {k[0] for k in g}
-                p = {k: v for k, v in p.items() if k[0] in domains}
-            if p == g:  # gold values are strings: equal views match under every matcher
-                joint += 1
-                continue
-            # the slots whose (key, value) pairs differ; a slot both have may still match
-            # under a tolerant matcher
-            bad = {k for k, _ in g.items() ^ p.items()}
-            if fuzzy:
-                bad = {k for k in bad if not (k in p and k in g and matches(p[k], g[k]))}
-            joint += not bad
-            wrong += len(bad)
-    scores = ConventionScores(c, dialogues, turns, joint, wrong, n_scope_slots(c.slots))
-    cache._scores[convention] = (corpus, scores)
+    ix = cache.turn_index(corpus)
+    joint, wrong = turn_outcomes(cache, ix, c)
+    if c.dial == "fga":
+        joint, wrong = joint[ix.in_fga], wrong[ix.in_fga]
+    scores = ConventionScores(c, ix.dialogues[c.dial], ix.turns[c.dial], int(joint.sum()),
+                              int(wrong.sum()), n_scope_slots(c.slots))
+    cache.memo[convention] = (corpus, scores)
     return scores
+
+
+def turn_outcomes(cache: ViewCache, ix: TurnIndex, c: Convention
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Per scored turn of ``ix`` (every dialogue, whatever ``c.dial``), whether it is a joint
+    match (0/1) and its number of wrong slots |W_t| (int arrays); kept in ``cache`` for the
+    other ``dial`` value.
+
+    >>> from mwzrepro.dst.conventions.views import turn_index
+    >>> g = (("hotel", "area", "north"), ("hotel", "stars", "4"))
+    >>> corpus = [RawDialogue("x", (g, g), ({"hotel": {"area": "north", "stars": "4"}},
+    ...                                     {"hotel": {"area": "south"}}))]
+    >>> cache = ViewCache()
+    >>> [a.tolist() for a in turn_outcomes(cache, cache.turn_index(corpus), Convention())]
+    [[1, 0], [0, 2]]
+    """
+    key = ("turns", c.gdc, c.pign, c.names, c.clean, c.slots, c.pscope, c.match)
+    done = cache.memo.get(key)
+    if done is not None and done[0] is ix:
+        return done[1]
+    gids, pids = cache.turn_ids(ix, c)
+    joint = (gids == pids).astype(np.int64)  # equal views match under every matcher
+    wrong = np.zeros(len(joint), dtype=np.int64)
+    differ = np.flatnonzero(joint == 0)
+    if differ.size:
+        codes, at = np.unique((gids[differ] << 32) | pids[differ], return_inverse=True)
+        outcomes = cache.memo.setdefault(("pairs", c.pscope, c.match), {})
+        compare = _comparer(cache, c.pscope, c.match)
+        pairs = np.array([outcomes[code] if code in outcomes else
+                          outcomes.setdefault(code, compare(code >> 32, code & 0xFFFFFFFF))
+                          for code in codes.tolist()], dtype=np.int64).reshape(-1, 2)
+        joint[differ], wrong[differ] = pairs[at, 0], pairs[at, 1]
+    cache.memo[key] = (ix, (joint, wrong))
+    return joint, wrong
+
+
+def _comparer(cache: ViewCache, pscope: str, match: str):
+    """``(gold view id, predicted view id) → (joint match 0/1, |W_t|)`` of two views."""
+    matches = _matcher(match, cache.memo.setdefault(("matches", match), {}))
+    views, gold_dom, fuzzy = cache.views, pscope == "gold-dom", match != "exact"
+
+    def compare(gid: int, pid: int) -> tuple[int, int]:
+        g, p = views[gid], views[pid]
+        if gold_dom:
+            domains = {k[0] for k in g}
+            p = {k: v for k, v in p.items() if k[0] in domains}
+        if p == g:  # gold values are strings: equal views match under every matcher
+            return 1, 0
+        # the slots whose (key, value) pairs differ; a slot both have may still match under
+        # a tolerant matcher
+        bad = {k for k, _ in g.items() ^ p.items()}
+        if fuzzy:
+            bad = {k for k in bad if not (k in p and k in g and matches(p[k], g[k]))}
+        return int(not bad), len(bad)
+    return compare

@@ -15,13 +15,21 @@ from typing import Any
 
 import pandas as pd
 
-from mwzrepro.dst.conventions.ladder import LADDER_ORDER, climb, order_effects, shapley_effects
+from mwzrepro.dst.conventions.ladder import (
+    LADDER_ORDER,
+    climb,
+    ladder_conventions,
+    order_effects,
+    shapley_effects,
+)
 from mwzrepro.dst.conventions.presets import PRESETS
-from mwzrepro.dst.conventions.scoring import ViewCache, score_corpus
-from mwzrepro.dst.conventions.switches import SWITCH_TITLES
+from mwzrepro.dst.conventions.scoring import score_corpus
+from mwzrepro.dst.conventions.switches import SWITCH_TITLES, Convention
 from mwzrepro.dst.conventions.turns import RawDialogue
+from mwzrepro.dst.conventions.views import ViewCache
 
-__all__ = ["LADDER_START", "LADDER_END", "system_figures", "Assembled", "assemble"]
+__all__ = ["LADDER_START", "LADDER_END", "figure_conventions", "system_figures", "Assembled",
+           "assemble"]
 
 LADDER_START, LADDER_END = "fga", "mwzeval"
 LADDER_TITLE = ("JGA from the FGA paper's convention (dst) to the reference evaluator's "
@@ -29,17 +37,26 @@ LADDER_TITLE = ("JGA from the FGA paper's convention (dst) to the reference eval
 PRESETS_TITLE = "JGA and slot accuracy of every system under every DST scoring preset"
 
 
-def system_figures(system: str, label: str, version: str,
-                   corpus: Sequence[RawDialogue]) -> dict[str, Any]:
+def figure_conventions() -> list[Convention]:
+    """Every convention :func:`system_figures` scores: the presets, then the ladder's
+    (:func:`~mwzrepro.dst.conventions.ladder.ladder_conventions`)."""
+    ladder = ladder_conventions(PRESETS[LADDER_START], PRESETS[LADDER_END])
+    return list(dict.fromkeys([*PRESETS.values(), *ladder]))
+
+
+def system_figures(system: str, label: str, version: str, corpus: Sequence[RawDialogue],
+                   cache: ViewCache | None = None) -> dict[str, Any]:
     """The figures of one system on one version: ``{"system", "label", "version",
     "presets": {name: ConventionScores.as_dict()}, "ladder": [{"switch", "value", "jga",
     "change" (points)}], "order_effects": {switch: {"first", "ladder", "last"}},
-    "shapley": {switch: points}}``.
+    "shapley": {switch: points}}``. ``cache``: views shared with other runs (e.g. those on
+    the same gold turns, warmed by :meth:`ViewCache.warm_gold` with
+    :func:`figure_conventions`); a fresh one by default.
 
     Raises:
         InputError: a value the reference's normalization cannot read.
     """
-    cache = ViewCache()
+    cache = cache or ViewCache()
     presets = {n: score_corpus(corpus, c, cache).as_dict(version) for n, c in PRESETS.items()}
     start, end = PRESETS[LADDER_START], PRESETS[LADDER_END]
     rungs = climb(corpus, start, end, cache)

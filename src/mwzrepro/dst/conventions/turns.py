@@ -33,7 +33,8 @@ from mwzrepro.dst.state import DSTError, canonical_dialogue_id
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Triples", "RawDialogue", "gold_turns", "predicted_turns", "raw_corpus"]
+__all__ = ["Triples", "RawDialogue", "gold_turns", "distinct_turns", "predicted_turns",
+           "raw_corpus"]
 
 #: The raw gold triples ``(domain, slot, value)`` of one turn, in ``position`` order.
 Triples = tuple[tuple[str, str, Any], ...]
@@ -72,6 +73,16 @@ def gold_turns(states: pd.DataFrame | Mapping[str, list],
     turns = {k: tuple(t[1:] for t in sorted(v, key=lambda t: t[0])) for k, v in rows.items()}
     return {did: [shared.setdefault(t := turns.get((did, i), ()), t) for i in range(n)]
             for did, n in n_user.items()}
+
+
+def distinct_turns(gold: Mapping[str, Sequence[Triples]]) -> list[Triples]:
+    """The distinct turn objects of :func:`gold_turns` (by identity, first seen first).
+
+    >>> a, b = (("hotel", "area", "north"),), ()
+    >>> distinct_turns({"x": [b, a], "y": [b, a, a]}) == [b, a]
+    True
+    """
+    return list({id(t): t for turns in gold.values() for t in turns}.values())
 
 
 def predicted_turns(predictions: pd.DataFrame | Mapping[str, list], where: str = ""
