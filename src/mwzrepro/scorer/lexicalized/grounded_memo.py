@@ -132,7 +132,7 @@ def load_memo(directory: Path, resources: Any) -> GroundedMemo:
     memo = GroundedMemo(memo_key(resources))
     for path in sorted(directory.glob("*.pickle")):
         try:
-            with path.open("rb") as f, paused_gc():
+            with path.open("rb") as f, paused_gc(freeze=True):
                 data = pickle.load(f)  # noqa: S301 (this package's own file in the workspace)
             if data.get("key") != memo.key:
                 log.info("memo %s is of other code or resources: left out", path)
