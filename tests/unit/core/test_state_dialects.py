@@ -29,3 +29,16 @@ def test_the_known_form_wins_over_a_resolved_spelling():
     # and the known form is matched after §4.1 (leaveAt is leave)
     assert resolve_state({"taxi": {"leave_at": "09:00", "leaveAt": "10:00"}}) == {
         "taxi": {"leaveAt": "10:00"}}
+
+
+def test_state_warnings_list_every_unknown_name_and_skip_an_empty_kind():
+    from collections import Counter
+
+    from mwzrepro.core.state_dialects import StateDialects, state_warnings
+
+    found = StateDialects(Counter(), Counter({("hotel", "colour"): 2, ("hotel", "size"): 1}))
+    [line] = state_warnings(found, "x.json", "reference")
+    assert line.endswith("resolves or ignores them): hotel-colour ×2 turns, hotel-size ×1 turns")
+    [line] = state_warnings(found, "x.json", "extended")
+    assert line.endswith("placeholders=extended: hotel-colour ignored (×2 turns), "
+                         "hotel-size ignored (×1 turns)")

@@ -356,3 +356,17 @@ def test_flag_vector_validation_names_dialogue_and_turn():
 def test_module_exports_exist(module):
     mod = importlib.import_module(f"mwzrepro.dst.{module}")
     assert all(hasattr(mod, name) for name in mod.__all__)
+
+
+def test_the_forgetting_rule_of_thumb_bounds():
+    from mwzrepro.core.errors import ConfigError
+
+    # p = 0.95 after half a turn: λ = −ln(0.05) / 0.5
+    assert dst.lambda_from_forgetting(0.95, 0.5) == pytest.approx(-math.log(0.05) / 0.5)
+    for p in (1, 1.5, -0.1):
+        with pytest.raises(ConfigError) as err:
+            dst.lambda_from_forgetting(p, 6)
+        assert str(err.value) == f"p must satisfy 0 ≤ p < 1, got {p}"
+    with pytest.raises(ConfigError) as err:
+        dst.lambda_from_forgetting(0.5, 0)
+    assert str(err.value) == "t_f must be > 0, got 0"
