@@ -42,3 +42,13 @@ def test_state_warnings_list_every_unknown_name_and_skip_an_empty_kind():
     [line] = state_warnings(found, "x.json", "extended")
     assert line.endswith("placeholders=extended: hotel-colour ignored (×2 turns), "
                          "hotel-size ignored (×1 turns)")
+
+
+def test_scan_predictions_reads_the_state_of_every_turn_that_has_one():
+    from mwzrepro.core.state_dialects import scan_predictions
+
+    data = {"d1": [{"state": {"hotel": {"colour": "red"}}}, {"response": "hi"}, "text"],
+            "d2": [{"state": {"hotel": {"colour": "blue"}}}], "d3": {"not": "a list"}}
+    found = scan_predictions(data)
+    assert dict(found.unknown_slots) == {("hotel", "colour"): 2}
+    assert not found.unknown_domains

@@ -370,3 +370,17 @@ def test_the_forgetting_rule_of_thumb_bounds():
     with pytest.raises(ConfigError) as err:
         dst.lambda_from_forgetting(0.5, 0)
     assert str(err.value) == "t_f must be > 0, got 0"
+
+
+def test_local_match_reads_the_turn_level_changes_as_triples():
+    # T_t = {area=north} is in B'_t and T'_t = {area=north} in B_t: a local match
+    assert dst.local_match({}, {"hotel-area": "north"}, {}, {"hotel-area": "north"}) is True
+    # the prediction adds a wrong value this turn: T'_t ⊄ B_t
+    assert dst.local_match({}, {"hotel-area": "north"}, {},
+                           {"hotel-area": "north", "hotel-stars": "4"}) is False
+    # an error carried from the previous turn is not this turn's change
+    prev = {"hotel-stars": "4"}
+    assert dst.local_match({}, {"hotel-area": "north"}, prev,
+                           {**prev, "hotel-area": "north"}) is True
+    # the gold change is missed
+    assert dst.local_match({}, {"hotel-area": "north"}, {}, {}) is False
