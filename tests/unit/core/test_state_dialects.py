@@ -52,3 +52,23 @@ def test_scan_predictions_reads_the_state_of_every_turn_that_has_one():
     found = scan_predictions(data)
     assert dict(found.unknown_slots) == {("hotel", "colour"): 2}
     assert not found.unknown_domains
+
+
+def test_a_slot_without_a_state_slot_in_its_domain_resolves_to_nothing():
+    assert resolve_slot("taxi", "food") is None     # food is no taxi slot
+    assert resolve_slot("hotel", "phone") is None   # a phone is never a state slot
+    assert resolve_slot("shop", "area") is None     # not an ontology domain
+
+
+def test_resolve_state_keeps_what_it_cannot_read_and_goes_on():
+    state = {"hotel": "junk", "shop": {"area": "north"}, "restaurant": {"food": "thai"}}
+    assert resolve_state(state) == {"hotel": "junk", "restaurant": {"food": "thai"}}
+
+
+def test_scans_count_turns_and_read_escaped_keys():
+    from mwzrepro.core.state_dialects import cells_have_unknown, scan_states
+
+    found = scan_states([None, {"shop": {}}, {"shop": {}, "hotel": {"area": "x", "colour": 1}}])
+    assert dict(found.unknown_domains) == {"shop": 2}
+    assert dict(found.unknown_slots) == {("hotel", "colour"): 1}
+    assert cells_have_unknown(['{"ho\\u0074el":{"are\\u0061":"x"}}']) is False

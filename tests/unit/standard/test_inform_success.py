@@ -301,3 +301,34 @@ def test_rates_of_rows_list_domains_sorted_then_total_and_refuse_mixed_settings(
         rates_of_rows(rows + [{**rows[0], "setting": "optimistic"}])
     assert str(err.value) == ("rates_of_rows(): rows of several settings; select one setting "
                               "first")
+
+
+def test_an_inactive_domain_is_skipped_not_the_turn(db):
+    # the goal lists the hotel first; only the restaurant is active: its offer still counts
+    g = {**goal("hotel", {"area": "north"}), **goal("restaurant", CENTRE)}
+    trace: list = []
+    out = evaluate_dialogue(g, [[]], ["NAME"], [{"restaurant": CENTRE}], [["restaurant"]], db,
+                            trace=trace)
+    assert out.offered["restaurant"] == ["1", "2", "3"] and out.inform["restaurant"] is True
+    # a turn that offers nothing records no query result
+    evaluate_dialogue(g, [[]], ["bye"], [{}], [["restaurant"]], db, trace=trace)
+    assert [r["found"] for r in trace] == [["1", "2", "3"], None]
+
+
+def test_offers_against_goal_venues_subset_or_intersection():
+    from mwzrepro.standard.inform_success import outcome_of
+
+    g = goal("restaurant", CHEAP_CHINESE)
+    query = lambda domain, constraints: ["1", "2", "3"]  # noqa: E731
+    some = {"restaurant": ["1", "4"]}
+    assert outcome_of(g, some, {"restaurant": set()}, query).inform["restaurant"] is False
+    assert outcome_of(g, some, {"restaurant": set()}, query, True).inform["restaurant"] is True
+    none = {"restaurant": ["4"]}
+    assert outcome_of(g, none, {"restaurant": set()}, query, True).inform["restaurant"] is False
+
+
+def test_an_unknown_setting_is_named(db):
+    with pytest.raises(ConfigError) as err:
+        run(db, goal("taxi", {}), [], setting="lenient")
+    assert str(err.value) == ("unknown Inform/Success setting 'lenient'; expected "
+                              "('standard', 'optimistic')")
