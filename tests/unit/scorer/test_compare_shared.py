@@ -88,3 +88,19 @@ def test_the_coverage_warning_names_each_file_with_its_own_count():
         "DIFFERENT COVERAGE: A covers 3 and B 5 of the 10 test dialogues; compared on the 2 "
         "dialogues both cover (paired); every figure below is on those dialogues only, not "
         "the files' own scores")
+
+
+def test_compare_predictions_logs_the_drops_and_the_coverage_warning(monkeypatch, caplog):
+    seen = []
+
+    def shared(evaluators, a, b, params, names):
+        seen.append(names)
+        return SharedComparison(["row"], 2, (3, 5), 10, ("A: 1 turn dropped",))
+
+    monkeypatch.setattr(compare_module, "compare_shared", shared)
+    with caplog.at_level("WARNING", logger="mwzrepro"):
+        rows = compare_module.compare_predictions(None, {}, {}, None, ("sysA", "sysB"))
+    assert rows == ["row"] and seen == [("sysA", "sysB")]
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        ("mwzrepro", "A: 1 turn dropped"),
+        ("mwzrepro", SharedComparison(["row"], 2, (3, 5), 10).warning(("sysA", "sysB")))]

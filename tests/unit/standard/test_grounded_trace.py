@@ -104,7 +104,7 @@ def test_grounded_rows_skip_a_dialogue_without_goal_or_booking_list():
 
     goals = {"d1": {"restaurant": GOAL["restaurant"]}}
     dialogues = {d: {"responses": ["NAME is thai ."], "states": [THAI],
-                     "active_domains": [["restaurant"]]} for d in ("d1", "d2", "d3")}
+                     "active_domains": [["restaurant"]]} for d in ("d2", "d1", "d3")}
     links = {d: [[_name("restaurant", "1")]] for d in dialogues}
     rows = grounded_dialogue_rows(dialogues, links, {**goals, "d3": goals["d1"]},
                                   {"d1": [[]], "d2": [[]]}, DB)
@@ -123,3 +123,12 @@ def test_grounded_rows_skip_a_dialogue_without_goal_or_booking_list():
     assert total["success"] is True
     [_, total] = grounded_dialogue_rows(dialogues, links, goals, {"d1": [[]]}, DB)
     assert total["success"] is False
+
+
+def test_a_train_id_is_credited_against_the_goal_s_trains():
+    goal = {"train": {"informable": {"destination": "cambridge"}, "requestable": ["TRAINID"]}}
+    tr1 = Span("trainid", "TR1", 0, 7, (("train", "TR1"),))
+    out = evaluate_grounded_dialogue(goal, [[]], ["TRAINID leaves at 9 ."],
+                                     [{"train": {"destination": "cambridge"}}], [["train"]],
+                                     [[tr1]], DB)
+    assert out.inform["train"] is True and out.success["train"] is True

@@ -4,6 +4,8 @@ day, amounts, addresses and booking totals."""
 
 from __future__ import annotations
 
+import pytest
+
 from mwzrepro.standard.grounded_values import (
     VenueRecords,
     parse_minutes,
@@ -11,6 +13,12 @@ from mwzrepro.standard.grounded_values import (
     state_venue,
     value_key,
 )
+
+
+@pytest.fixture(autouse=True)
+def _computed():
+    """value_key keeps its results (lru_cache): each test computes its own."""
+    value_key.cache_clear()
 
 
 class ToyDB:

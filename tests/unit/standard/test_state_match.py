@@ -124,3 +124,9 @@ def test_an_error_without_a_label_starts_with_the_dialogue():
     with pytest.raises(InputError) as err:
         state_match({"x": [{}]}, GOLD)
     assert str(err.value) == ": dialogue x has no gold states"
+
+
+def test_none_never_matches_whatever_the_threshold():
+    none = {"d": [{"hotel": {"parking": None}}]}
+    gold = {"d": [{"hotel": {"parking": "yes"}}]}
+    assert state_match(none, gold, threshold=-1)["tp"] == 0
