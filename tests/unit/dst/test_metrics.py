@@ -392,6 +392,8 @@ def test_the_given_matcher_rewrites_a_near_spelling():
     # θ = 0.9 accepts nightclub / night club (exactly 0.9); the exact default does not
     assert dst.rewritten_predictions(d, LevenshteinMatcher(0.9)) == ([{slot: "nightclub"}], [1])
     assert dst.rewritten_predictions(d) == ([{slot: "night club"}], [0])
+    [o] = dst.score_dialogue(d, LevenshteinMatcher(0.9))
+    assert (o.exact, o.rewrites) == (True, 1)
 
 
 def test_fga_weight_errors_say_why():

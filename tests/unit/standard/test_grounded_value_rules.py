@@ -82,6 +82,7 @@ def test_a_booking_total_is_two_to_99_tickets_and_only_for_a_price():
     assert same_value("price", "5 pounds", "0.00") is False                 # a free ticket
     assert same_value("entrancefee", "5 pounds", "free") is False
     assert same_value("phone", "246", "123") is False                       # not a price
+    assert same_value("price", "5 pounds", "to be confirmed") is False      # no amount
     assert same_value("phone", "no number", "01223356666") is False
 
 
