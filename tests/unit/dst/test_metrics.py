@@ -356,3 +356,93 @@ def test_flag_vector_validation_names_dialogue_and_turn():
 def test_module_exports_exist(module):
     mod = importlib.import_module(f"mwzrepro.dst.{module}")
     assert all(hasattr(mod, name) for name in mod.__all__)
+
+
+def test_the_forgetting_rule_of_thumb_bounds():
+    from mwzrepro.core.errors import ConfigError
+
+    # p = 0.95 after half a turn: λ = −ln(0.05) / 0.5
+    assert dst.lambda_from_forgetting(0.95, 0.5) == pytest.approx(-math.log(0.05) / 0.5)
+    for p in (1, 1.5, -0.1):
+        with pytest.raises(ConfigError) as err:
+            dst.lambda_from_forgetting(p, 6)
+        assert str(err.value) == f"p must satisfy 0 ≤ p < 1, got {p}"
+    with pytest.raises(ConfigError) as err:
+        dst.lambda_from_forgetting(0.5, 0)
+    assert str(err.value) == "t_f must be > 0, got 0"
+
+
+def test_local_match_reads_the_turn_level_changes_as_triples():
+    # T_t = {area=north} is in B'_t and T'_t = {area=north} in B_t: a local match
+    assert dst.local_match({}, {"hotel-area": "north"}, {}, {"hotel-area": "north"}) is True
+    # the prediction adds a wrong value this turn: T'_t ⊄ B_t
+    assert dst.local_match({}, {"hotel-area": "north"}, {},
+                           {"hotel-area": "north", "hotel-stars": "4"}) is False
+    # an error carried from the previous turn is not this turn's change
+    prev = {"hotel-stars": "4"}
+    assert dst.local_match({}, {"hotel-area": "north"}, prev,
+                           {**prev, "hotel-area": "north"}) is True
+    # the gold change is missed
+    assert dst.local_match({}, {"hotel-area": "north"}, {}, {}) is False
+
+
+def test_the_given_matcher_rewrites_a_near_spelling():
+    slot = ("attraction", "type")
+    d = DialogueStates("d", ({slot: "nightclub"},), ({slot: "night club"},))
+    # θ = 0.9 accepts nightclub / night club (exactly 0.9); the exact default does not
+    assert dst.rewritten_predictions(d, LevenshteinMatcher(0.9)) == ([{slot: "nightclub"}], [1])
+    assert dst.rewritten_predictions(d) == ([{slot: "night club"}], [0])
+    [o] = dst.score_dialogue(d, LevenshteinMatcher(0.9))
+    assert (o.exact, o.rewrites) == (True, 1)
+
+
+def test_fga_weight_errors_say_why():
+    from mwzrepro.core.errors import ConfigError
+
+    with pytest.raises(ValueError) as err:
+        dst.fga_weight("TYPE2", None, 0.5)
+    assert str(err.value) == "a TYPE2 turn needs its distance x"
+    with pytest.raises(ConfigError) as err:
+        dst.fga_weight("TYPE2", math.inf, 0)
+    assert str(err.value) == ("FGA(λ=0) is undefined for a TYPE2 turn with x = ∞ "
+                              "(fga_variant 'paper_literal', spec §9 D1)")
+
+
+def test_classify_turns_needs_one_local_test_per_turn():
+    with pytest.raises(ValueError) as err:
+        classify_turns([True, False], [None])
+    assert str(err.value) == "exact and local must have one entry per turn"
+
+
+def test_rewrites_read_the_gold_alternatives_and_count_changed_values():
+    area, food = ("hotel", "area"), ("restaurant", "food")
+    d = DialogueStates("d", ({area: "centre", food: "thai"},), ({area: "center", food: "thai"},),
+                       alternatives=({area: ("centre", "center")},))
+    assert dst.rewritten_predictions(d) == ([{area: "centre", food: "thai"}], [1])
+    [o] = dst.score_dialogue(d)
+    assert (o.dialogue_id, o.turn, o.exact, o.rewrites) == ("d", 0, True, 1)
+
+
+def test_each_outcome_carries_its_dialogue_turn_and_changes():
+    from mwzrepro.dst.granular_change_accuracy import dialogue_changes
+
+    area = ("hotel", "area")
+    gold, pred = ({}, {area: "north"}), ({}, {area: "south"})
+    out = dst.score_dialogue(DialogueStates("d7", gold, pred))
+    assert [(o.dialogue_id, o.turn) for o in out] == [("d7", 0), ("d7", 1)]
+    assert [o.changes for o in out] == dialogue_changes(gold, pred)
+
+
+def test_flag_outcomes_carry_turns_and_unknown_counts_as_minus_one():
+    right, one_wrong = (1,) * 30, (0,) + (1,) * 29
+    out = score_dialogue_flags(DialogueFlags("d", (right, one_wrong)))
+    assert [(o.dialogue_id, o.turn, o.exact, o.local) for o in out] == [
+        ("d", 0, True, None), ("d", 1, False, False)]
+    assert [(o.gold_slots, o.hits) for o in out] == [(-1, -1), (-1, -1)]
+    from mwzrepro.core.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        score_dialogue_flags(DialogueFlags("d", (right,)), variant="lenient")
+    with pytest.raises(DSTError) as err:
+        score_dialogue_flags(DialogueFlags("d", ((1,) * 29,)))
+    assert str(err.value).startswith("dialogue d, turn 0: flag vector must be 30 integers")

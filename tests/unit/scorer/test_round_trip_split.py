@@ -25,3 +25,12 @@ def test_a_value_the_system_wrote_once_is_its_own_once():
     assert [c["text"] for c in mine] == ["Centre", "cheap"]
     assert [c["text"] for c in filled] == ["city centre", "centre", "centre"]
     assert own[("d1", 0)][("area", "centre")] == 1            # the caller's counts kept
+
+
+def test_values_are_matched_in_their_slot_s_comparable_form_each_as_often_as_given():
+    # "moderately priced" is the price range "moderate" (value_key of the slot); the
+    # original said it twice, so two checks are the system's own and the third is filled
+    own = {("d1", 0): Counter({("pricerange", "moderate"): 2})}
+    checks = [("d1", 0, _check("pricerange", "moderately priced"))] * 3
+    filled, mine = split_own(checks, own)
+    assert (len(mine), len(filled)) == (2, 1)

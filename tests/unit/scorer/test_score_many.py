@@ -185,3 +185,18 @@ def test_text_markdown_latex_and_the_footer(score, files):
         "FGA(0.5) | rank |"
     code, tex, _ = score(files["base"], files["worse"], "--format", "latex", "--ci")
     assert tex.startswith(r"\begin{tabular}{lrrrrrrr}") and r"$\pm$" in tex
+
+
+def test_evaluate_many_by_default_gives_figures_and_ranks_only(mini):
+    from mwzrepro import Evaluator
+    from mwzrepro.core.errors import InputError
+
+    ev = Evaluator(mirror=mini["mirror"], registry=mini["registry"], cache_dir=mini["cache"])
+    board = ev.evaluate_many({"base": PREDICTIONS, "worse": WORSE})
+    table = board.table
+    assert list(table["system"]) == ["base", "worse"]
+    assert not any(c.endswith(("_lower", "_upper", "_p")) for c in table.columns)
+    assert list(table.columns).index("rank") == list(table.columns).index("differs") + 1
+    assert table["inform"].dtype == "float64"
+    with pytest.raises(InputError, match="^no prediction files to score$"):
+        ev.evaluate_many({})

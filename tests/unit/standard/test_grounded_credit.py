@@ -72,3 +72,44 @@ def test_a_train_id_that_violates_the_goal_is_not_credited():
     assert out.inform["total"] is True and out.success["total"] is False
     # the goal's own train named in turn 1: provided
     assert _trains("TR1").success["total"] is True
+
+
+class _Records:
+    """Every checked value is right: ``check`` records what it was asked."""
+
+    def __init__(self):
+        self.asked = []
+
+    def check(self, ref, slot, text):
+        self.asked.append((ref, slot, text))
+        return True
+
+
+def test_a_value_check_names_its_slot_text_and_venue():
+    from mwzrepro.standard.grounded import _credited
+
+    spans = [Span("phone", "01223 356666", 0, 7, ())]
+    ok, checks = _credited("restaurant", "PHONE", spans, [("restaurant", "1")], [], None,
+                           _Records())
+    assert ok is True
+    assert checks == [{"slot": "phone", "text": "01223 356666", "venue": ["restaurant", "1"],
+                       "correct": True}]
+
+
+def test_what_the_grounding_does_not_check_is_credited_as_given():
+    from mwzrepro.standard.grounded import _credited
+
+    # a train id asked of another domain, and a value of a domain without venues (taxi)
+    records = _Records()
+    assert _credited("taxi", "TRAINID", [], [], [], None, records) == (True, [])
+    assert _credited("taxi", "PHONE", [], [("taxi", "x")], [], None, records) == (True, [])
+    assert records.asked == []
+
+
+def test_the_police_and_hospital_are_in_focus_without_being_named():
+    from mwzrepro.standard.grounded import _focus_venues
+
+    for domain, name in (("police", "parkside police station"),
+                         ("hospital", "addenbrookes hospital")):
+        assert _focus_venues(domain, {}, {}, {}, None) == [(domain, name)]
+        assert _focus_venues(domain, {domain: ["other"]}, {}, {}, None) == [(domain, "other")]

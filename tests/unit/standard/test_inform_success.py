@@ -271,3 +271,64 @@ def test_rates_per_domain_denominators_and_success_zero_after_failed_inform(db):
         dialogue_rows({"d4": dialogues["d1"]}, goals, booked, db)
     with pytest.raises(ValueError):
         rates_of_rows(rows + [{**row, "setting": "optimistic"} for row in rows])
+
+
+def test_dialogue_rows_score_in_the_setting_given_and_name_what_is_missing(db):
+    # §10: the optimistic setting credits an offer the standard one does not (the
+    # intersection case above), and every row carries its setting
+    goals = {"d1": goal("restaurant", {**CHEAP_CHINESE, "area": "centre"})}
+    dialogues = {"d1": {"responses": ["NAME"], "states": [{"restaurant": CHEAP_CHINESE}],
+                        "active_domains": [["restaurant"]]}}
+    booked = {"d1": [[]]}
+    opt = dialogue_rows(dialogues, goals, booked, db, setting="optimistic")
+    assert [(r["setting"], r["domain"], r["inform"]) for r in opt] == [
+        ("optimistic", "restaurant", True), ("optimistic", "total", True)]
+    assert [r["inform"] for r in dialogue_rows(dialogues, goals, booked, db)] == [False, False]
+    with pytest.raises(InputError) as err:
+        dialogue_rows({"d9": dialogues["d1"]}, goals, booked, db)
+    assert str(err.value) == ": dialogue d9 has no goal"
+    with pytest.raises(InputError) as err:
+        dialogue_rows(dialogues, goals, {}, db, where="sys.json")
+    assert str(err.value) == "sys.json: dialogue d1 has no booked-domain list"
+
+
+def test_rates_of_rows_list_domains_sorted_then_total_and_refuse_mixed_settings():
+    rows = [{"setting": "standard", "domain": d, "inform": True, "success": False}
+            for d in ("train", "total", "attraction")]
+    assert list(rates_of_rows(rows)["inform"]) == ["attraction", "train", "total"]
+    assert rates_of_rows(rows[:1]) == {"inform": {"train": 100.0}, "success": {"train": 0.0}}
+    with pytest.raises(ValueError) as err:
+        rates_of_rows(rows + [{**rows[0], "setting": "optimistic"}])
+    assert str(err.value) == ("rates_of_rows(): rows of several settings; select one setting "
+                              "first")
+
+
+def test_an_inactive_domain_is_skipped_not_the_turn(db):
+    # the goal lists the hotel first; only the restaurant is active: its offer still counts
+    g = {**goal("hotel", {"area": "north"}), **goal("restaurant", CENTRE)}
+    trace: list = []
+    out = evaluate_dialogue(g, [[]], ["NAME"], [{"restaurant": CENTRE}], [["restaurant"]], db,
+                            trace=trace)
+    assert out.offered["restaurant"] == ["1", "2", "3"] and out.inform["restaurant"] is True
+    # a turn that offers nothing records no query result
+    evaluate_dialogue(g, [[]], ["bye"], [{}], [["restaurant"]], db, trace=trace)
+    assert [r["found"] for r in trace] == [["1", "2", "3"], None]
+
+
+def test_offers_against_goal_venues_subset_or_intersection():
+    from mwzrepro.standard.inform_success import outcome_of
+
+    g = goal("restaurant", CHEAP_CHINESE)
+    query = lambda domain, constraints: ["1", "2", "3"]  # noqa: E731
+    some = {"restaurant": ["1", "4"]}
+    assert outcome_of(g, some, {"restaurant": set()}, query).inform["restaurant"] is False
+    assert outcome_of(g, some, {"restaurant": set()}, query, True).inform["restaurant"] is True
+    none = {"restaurant": ["4"]}
+    assert outcome_of(g, none, {"restaurant": set()}, query, True).inform["restaurant"] is False
+
+
+def test_an_unknown_setting_is_named(db):
+    with pytest.raises(ConfigError) as err:
+        run(db, goal("taxi", {}), [], setting="lenient")
+    assert str(err.value) == ("unknown Inform/Success setting 'lenient'; expected "
+                              "('standard', 'optimistic')")

@@ -86,3 +86,47 @@ def test_a_score_equal_to_the_threshold_does_not_match(matching):
     thaii = {"d": [{"restaurant": {"area": "city centre", "food": "thaii"}}]}
     assert state_match(thaii, GOLD, matching, threshold=100)["tp"] == 0
     assert state_match(thaii, GOLD, matching, threshold=99)["tp"] == 2
+
+
+def test_the_default_threshold_is_95_and_the_matching_mode_is_used():
+    # 25 characters, one substitution: (50 - 2) / 50 = 96 in the reference mode, > 95
+    assert partial_ratio("abcdefghijklmnopqrstuvwxy", "abcdefghijklmnopqrstuvwxz") == 96
+    gold = {"d": [{"hotel": {"name": "abcdefghijklmnopqrstuvwxz"}}]}
+    assert state_match({"d": [{"hotel": {"name": "abcdefghijklmnopqrstuvwxy"}}]}, gold)["tp"] == 1
+    # 'indian' vs 'brazlidian': reference 83, optimal 91 (core.fuzzy): only optimal > 85
+    gold = {"d": [{"restaurant": {"food": "brazlidian"}}]}
+    pred = {"d": [{"restaurant": {"food": "indian"}}]}
+    assert state_match(pred, gold, "optimal", threshold=85)["tp"] == 1
+    assert state_match(pred, gold, "reference", threshold=85)["tp"] == 0
+
+
+def test_values_that_are_not_strings_are_compared_as_their_text():
+    gold = {"d": [{"hotel": {"stars": "4", "parking": "yes"}}]}
+    r = state_match({"d": [{"hotel": {"stars": 4, "parking": None}}]}, gold)
+    assert (r["tp"], r["fp"], r["fn"]) == (1, 1, 1)           # 4 is '4'; None never matches
+    # an unhashable value (a list) is compared too, as its text
+    r = state_match({"d": [{"hotel": {"stars": ["4"]}}]}, {"d": [{"hotel": {"stars": ["4"]}}]})
+    assert (r["tp"], r["fp"], r["fn"]) == (1, 0, 0)
+
+
+def test_counts_add_up_over_turns_and_the_rates_are_the_reference_formulas():
+    gold = {"d": [{"hotel": {"area": "north", "stars": "4"}}] * 2}
+    # each turn: area right, stars wrong, an extra slot: tp 1, fp 2, fn 1
+    pred = {"d": [{"hotel": {"area": "north", "stars": "2", "type": "hotel"}}] * 2}
+    r = state_match(pred, gold)
+    assert (r["tp"], r["fp"], r["fn"], r["turns"]) == (2, 4, 2, 2)
+    assert r["slot_precision"] == 2 / (6 + 1e-10) and r["slot_recall"] == 2 / (4 + 1e-10)
+    one_right = {"d": [{"hotel": {"area": "north", "stars": "4"}}, {}]}
+    assert state_match(one_right, gold)["joint_accuracy"] == 1 / (2 + 1e-10) * 100
+
+
+def test_an_error_without_a_label_starts_with_the_dialogue():
+    with pytest.raises(InputError) as err:
+        state_match({"x": [{}]}, GOLD)
+    assert str(err.value) == ": dialogue x has no gold states"
+
+
+def test_none_never_matches_whatever_the_threshold():
+    none = {"d": [{"hotel": {"parking": None}}]}
+    gold = {"d": [{"hotel": {"parking": "yes"}}]}
+    assert state_match(none, gold, threshold=-1)["tp"] == 0

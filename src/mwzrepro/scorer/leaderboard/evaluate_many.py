@@ -204,7 +204,9 @@ def combined_ranks(combined: pd.Series, comparable: pd.Series) -> pd.Series:
     [2, 1, 2]
     """
     ranked = combined.where(comparable)
-    return ranked.rank(ascending=False, method="min").astype("Int64")
+    return ranked.rank(
+        ascending=False,  # pragma: no mutate (equivalent: pandas reads ascending=None as False)
+        method="min").astype("Int64")
 
 
 def evaluate_many(evaluator: Any, systems: Mapping[str, Any], *, ci: bool = False,

@@ -122,7 +122,8 @@ def parse_forms(values: Iterable[str], names: Iterable[str]) -> dict[str, dict[s
                 raise ConfigError(f"--form {value!r}: unknown form {form!r}; expected "
                                   f"{', '.join(FORM_VALUES)}")
             if form.startswith("placeholders="):
-                out.setdefault(name, {})["placeholders"] = form.partition("=")[2]
+                vocab = form.partition("=")[2]  # pragma: no mutate (equivalent: one "=" per form)
+                out.setdefault(name, {})["placeholders"] = vocab
             else:
                 out.setdefault(name, {})["lexicalized"] = form == "lexicalized"
     return out
