@@ -141,7 +141,6 @@ def main() -> None:
             return
         header(list(works))
         run_figures(works, args)
-        stage_table(works)
     if args.skip_tests:
         report("README test command (make test), fresh clone", None, 0, "--skip-tests")
         report("make test-fast", None, 0, "--skip-tests")
@@ -149,6 +148,8 @@ def main() -> None:
         if args.only_tests:
             header(["HEAD"])
         test_figures(clone(root / "tests"))
+    if not args.only_tests and not args.dry_run:
+        stage_table(works)
     tmp.cleanup()
 
 
