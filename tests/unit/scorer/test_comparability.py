@@ -69,3 +69,11 @@ def test_marks_line_and_strict_name_every_differing_field_and_row():
                                   "test): ver differs (d, e); v differs (d)")
     with pytest.raises(InputError, match=r"\(d: ver:mwz22 v:2; e: ver:mwz22\)"):
         c.check_strict()
+
+
+def test_the_printed_fga_signature_is_the_majority_one_when_the_reference_row_differs():
+    # a is the BLEU/Inform-Success reference (earliest row) but its FGA signature is the odd one
+    c = comparability(rows(a={"dst_fga": "FGA|lam:0.5|v:1"}, b={"dst_fga": "FGA|lam:0.25|v:1"},
+                           c={"dst_fga": "FGA|lam:0.25|v:1"}))
+    assert c.marks == {"a": "lam:0.5", "b": "", "c": ""}
+    assert c.signatures["dst_fga"] == "FGA|lam:0.25|v:1"

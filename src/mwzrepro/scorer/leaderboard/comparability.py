@@ -172,10 +172,9 @@ def comparability(signatures: Mapping[str, Mapping[str, str]]) -> Comparability:
         marks[row] = " ".join(_short(n, v) for n, v in values.items())
     sigs = {}
     if ref_row is not None:
-        for block in COMPARED_BLOCKS:
-            text = signatures[ref_row].get(block) or next(
-                (signatures[r][block] for r in with_dst if block == "dst_fga"
-                 and not differing[r]), None)
+        for block in COMPARED_BLOCKS:     # JGA/FGA: a row of the largest group with states
+            source = top[1][0] if block == "dst_fga" and top is not None else ref_row
+            text = signatures[source].get(block)
             if text:
                 sigs[block] = Signature.parse(text).without(VARY).format()
     return Comparability(reference, differing, marks,
