@@ -130,13 +130,14 @@ def _split_word(word: str) -> list[str]:
     exact = word in DOMAIN_WORDS or (word.endswith("s") and word[:-1] in DOMAIN_WORDS)
     if not word or word in lexicon() or exact or word in QUALIFIERS:
         return [word] if word else []
-    for tail in sorted(DOMAIN_WORDS, key=len, reverse=True):  # a slot phrase, then a domain
+    # no domain word ends another, so the order of the tails decides nothing:
+    for tail in sorted(DOMAIN_WORDS, key=len, reverse=True):  # pragma: no mutate
         if word.endswith(tail) and word[:-len(tail)] in lexicon():  # (trainid + attraction)
             return [word[:-len(tail)], tail]
     for head in sorted(DOMAIN_WORDS | QUALIFIERS, key=len, reverse=True):
         if word.startswith(head) and len(word) > len(head):
             return [head, *_split_word(word[len(head):])]
-    for tail in sorted(DOMAIN_WORDS, key=len, reverse=True):
+    for tail in sorted(DOMAIN_WORDS, key=len, reverse=True):  # pragma: no mutate (as above)
         if word.endswith(tail) and len(word) > len(tail):
             return [*_split_word(word[:-len(tail)]), tail]
     return [word]

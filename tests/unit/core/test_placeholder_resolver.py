@@ -228,3 +228,21 @@ def test_every_joined_or_cased_form_reads_as_its_separated_form() -> None:
         if resolve(name).unified != resolve("_".join(words)).unified:
             bad.append(name)
     assert not bad, bad[:20]
+
+
+def test_name_words_split_joined_words_and_drop_empty_parts():
+    """A leading or trailing separator leaves no empty word; a word that ends with a domain word
+    after an unknown part splits there (``xyzhotel``: ``xyz`` ``hotel``)."""
+    from mwzrepro.core.placeholder_resolver import name_words
+
+    assert name_words("") == [] and name_words("-hotel") == ["hotel"]
+    assert name_words("_area_") == ["area"]
+    assert name_words("xyzhotel") == ["xyz", "hotel"]
+    assert name_words("bookingday") == ["booking", "day"]
+
+
+def test_fillers_are_dropped_before_a_near_miss_is_tried():
+    """``the phone number`` is the lexicon's ``phonenumber`` once the filler goes: found, not a
+    near miss."""
+    assert resolve("the phone number").reason == "lexicon"
+    assert resolve("the phone number").unified == "PHONE"
