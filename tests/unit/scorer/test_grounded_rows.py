@@ -118,3 +118,21 @@ def test_a_memo_changes_no_row(grounded, mini, tmp_path):
     before = (len(again.links.entries), len(again.fills.entries))
     grounded_rows(other, rows, jobs=2, memo=again)
     assert (len(again.links.entries), len(again.fills.entries)) == before
+
+
+def test_the_round_trip_fills_from_the_venue_heard(grounded):
+    """The round trip fills in the consistent mode: a venue the user named before the turn
+    (``heard``: dojo noodle bar, id 2) is the venue in focus, so a response that names none
+    gives its address (a2), not that of the state's first venue (charlie chan, a1); and the
+    domains given place an unprefixed placeholder."""
+    state = PREDICTIONS["sng9001"][0]["state"]
+    data = {"sng9001": [{"response": "it is at [value_address] .", "state": state},
+                        {"response": "the postcode is [value_postcode] .", "state": state}]}
+    inputs = {"heard": {"sng9001": [{"restaurant": ["2"]}, {}]},
+              "domains": {"sng9001": [["restaurant"], ["restaurant"]]}, "own": {}}
+    filled = round_trip(data, grounded, inputs)
+    assert [t["response"] for t in filled["sng9001"]] == ["it is at a2 .",
+                                                         "the postcode is cb12 ."]
+    unheard = {**inputs, "heard": {"sng9001": [{}, {}]}}
+    assert [t["response"] for t in round_trip(data, grounded, unheard)["sng9001"]] == [
+        "it is at a1 .", "the postcode is cb11 ."]
