@@ -24,6 +24,7 @@ import click
 from mwzrepro.cli.options import log_option, record_option, setup_logging
 from mwzrepro.cli.systems import IN_DIR, PATH
 from mwzrepro.core.params import click_options, from_options
+from mwzrepro.scorer.prediction_file import read_predictions
 from mwzrepro.standard.params import InformParams
 
 _RAW_DIR = click.option(
@@ -61,12 +62,6 @@ def _predictions(raw_dir: Path, systems: tuple[str, ...], build: bool,
     if missing:
         raise InputError(f"{raw_dir}: missing {', '.join(missing)} (run the download step)")
     return predictions
-
-
-def _read(path: Path) -> Any:
-    import json
-
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @click.command("grounded-inputs")
@@ -110,7 +105,7 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
         delexicalizer_of(resources)
         with_states = {}
         for system, path in predictions.items():
-            data = _read(path)
+            data = read_predictions(path)
             if has_states(data):
                 with_states[system] = data
             else:
@@ -185,7 +180,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
             continue
         stored = None if inputs_dir is None else read_round_trip_inputs(
             inputs_dir / "round_trip" / f"{system}.json", path)
-        if stored is None and has_states(data := _read(path)):
+        if stored is None and has_states(data := read_predictions(path)):
             rows.append(GroundedInput(system, "filled", data))
         elif stored is not None and stored.get("states") is not False:
             rows.append(GroundedInput(system, "filled", path, stored))

@@ -60,18 +60,12 @@ def _data(row: GroundedInput) -> Mapping[str, Any]:
     """The row's prediction mapping (its file read when ``data`` is a path).
 
     Raises:
-        InputError: the file is unreadable or not JSON (one line naming it).
+        InputError: the file cannot be read as JSON (one line naming it,
+            :func:`~mwzrepro.scorer.prediction_file.read_predictions`).
     """
-    if not isinstance(row.data, Path):
-        return row.data
-    import json
+    from mwzrepro.scorer.prediction_file import read_predictions
 
-    from mwzrepro.core.errors import InputError
-
-    try:
-        return json.loads(row.data.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise InputError(f"{row.data}: not a readable JSON file ({e})") from None
+    return read_predictions(row.data) if isinstance(row.data, Path) else row.data
 
 
 def _warm(evaluator: Evaluator) -> None:
