@@ -72,3 +72,29 @@ def test_empty_heat_map(tmp_path):
     assert b"no system" in (tmp_path / "empty.svg").read_bytes()
     plot_bump({}, tmp_path / "empty_bump.svg", "JGA")
     assert b"no condition" in (tmp_path / "empty_bump.svg").read_bytes()
+
+
+def test_heat_map_cell_labels_leave_the_layout_unchanged(tmp_path, monkeypatch):
+    """The cell labels are kept out of the layout (faster): with the widest labels, at the
+    smallest and at a large grid, the SVG is the same bytes as with them in the layout."""
+    from matplotlib.axes import Axes
+
+    def widest(order):
+        return [PairTest("bleu", a, b, -100.0, -101.0, -99.0, 0.0, 0.0, True)
+                for k, a in enumerate(order) for b in order[k + 1:]]
+
+    grids = {"two": ["a", "b"], "nineteen": [f"system-{k:02d}" for k in range(19)]}
+    for name, order in grids.items():
+        plot_significance(widest(order), order, tmp_path / "out" / f"{name}.svg", "BLEU")
+    original = Axes.text
+
+    def in_layout(self, *args, **kwargs):
+        kwargs.pop("in_layout", None)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "text", in_layout)
+    for name, order in grids.items():
+        plot_significance(widest(order), order, tmp_path / "in" / f"{name}.svg", "BLEU")
+        data = (tmp_path / "out" / f"{name}.svg").read_bytes()
+        assert b"-100.0*" in data
+        assert data == (tmp_path / "in" / f"{name}.svg").read_bytes()
