@@ -2,7 +2,9 @@
 each scored once, the rows in parallel.
 
 :func:`grounded_rows` scores every row of the table with one lexicalized evaluator
-(``setting="all"``): the corpus's own text, each lexicalized file as given, and each round-trip
+(``setting="all"``, or only its ``standard`` and ``grounded`` settings, the table's two:
+``tables-grounded`` narrows ``evaluator.settings`` so that no optimistic figure is computed
+that the table does not show): the corpus's own text, each lexicalized file as given, and each round-trip
 system (its delexicalized output filled from its own predicted states,
 :func:`~mwzrepro.scorer.lexicalized.round_trip.round_trip`). A round-trip row is prepared once
 for its scores and its filled attribute accuracy, and its text linked once (the lex:1 links
@@ -116,7 +118,7 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
                   jobs: int | None = None, memo: GroundedMemo | None = None
                   ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
-    lexicalized evaluator, ``setting="all"``), the rows in forked workers (``jobs``: as
+    lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in forked workers (``jobs``: as
     :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of ``evaluator``'s resources,
     :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`) is read, and receives what
     the rows added.

@@ -14,7 +14,8 @@ Rows (column ``text``):
   (:func:`mwzrepro.scorer.lexicalized.round_trip.filled_accuracy`).
 
 Every row is one ``Evaluator(lexicalized=True, setting="all").evaluate(...).to_dict()``
-(:mod:`mwzrepro.scorer.lexicalized.grounding`); :func:`grounded_table` assembles the rows, checks
+(:mod:`mwzrepro.scorer.lexicalized.grounding`; the pipeline's step scores only the ``standard``
+and ``grounded`` settings, which are the same numbers); :func:`grounded_table` assembles the rows, checks
 that their signatures agree on everything but the system and the ``lex`` state source, and puts
 one signature per column group in the notes (no system names). ``benchmarks/
 grounded_round_trip.py`` builds its rows with the same functions.
