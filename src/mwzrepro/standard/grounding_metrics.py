@@ -103,6 +103,8 @@ def attribute_checks(text: str, spans: Sequence[Span], before: Sequence[tuple[st
         ``[{"slot", "text", "venue": [domain, id], "correct": bool}, ...]`` in text order.
     """
     out: list[dict[str, Any]] = []
+    if not spans:
+        return out
     current: tuple[tuple[tuple[str, str], ...], int] | None = None
     taxi = _TAXI.search(text) or any(s.slot == "type" and _TAXI.search(s.text) for s in spans)
     fallback = [] if taxi else [
