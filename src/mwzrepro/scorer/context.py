@@ -34,6 +34,7 @@ class ScoringContext(Protocol):
         richness_params: the ``richness`` parameter block (``msttr_window``).
         domain_source: active domains of the standard setting (spec-standard-evaluation §8).
         dst_conventions: the DST scoring presets to add (spec-dst-metrics §12.9), or None.
+        allow_missing_turns, strict: how partial coverage is treated.
     """
 
     resources: VersionResources
@@ -46,6 +47,8 @@ class ScoringContext(Protocol):
     richness_params: ParamsDefaults
     domain_source: str
     dst_conventions: list[str] | None
+    allow_missing_turns: bool
+    strict: bool
     _dst_params: Any
 
     def _prepare(self, data: Mapping[str, Any], source: str) -> PreparedInput: ...

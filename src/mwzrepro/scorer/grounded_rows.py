@@ -4,8 +4,8 @@ each scored once, the rows in parallel.
 :func:`grounded_rows` scores every row of the table with one lexicalized evaluator
 (``setting="all"``, or only its ``standard`` and ``grounded`` settings, the table's two:
 ``tables-grounded`` narrows ``evaluator.settings`` so that no optimistic figure is computed
-that the table does not show): the corpus's own text, each lexicalized file as given, and each round-trip
-system (its delexicalized output filled from its own predicted states,
+that the table does not show): the corpus's own text, each lexicalized file as given, and
+each round-trip system (its delexicalized output filled from its own predicted states,
 :func:`~mwzrepro.scorer.lexicalized.round_trip.round_trip`). A round-trip row is prepared once
 for its scores and its filled attribute accuracy, and its text linked once (the lex:1 links
 are memoized per process: the evaluation's delexicalization, the grounding and the filled
@@ -16,7 +16,10 @@ by the same functions on the same inputs as in one process, so the numbers are t
 
 With a memo (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`) the links and fills of an
 earlier run are seeded before the fork, each worker hands back what it added, and the memo
-returns holding both: the same numbers, with only what the threshold changed recomputed.
+returns holding both; a memo read from a directory also gives each row's worker the row's
+preparations of the last run, dialogue by dialogue
+(:mod:`mwzrepro.scorer.lexicalized.prepared_memo`). The same numbers, with only what the
+threshold changed recomputed.
 """
 
 from __future__ import annotations
@@ -83,15 +86,36 @@ def _warm(evaluator: Evaluator) -> None:
     user_named(res), reference_values(res)
 
 
+def _prepared(evaluator: Evaluator, data: Mapping[str, Any], label: str,
+              memo: GroundedMemo | None) -> Any:
+    """``evaluator._prepare(data, SOURCE)``; with a memo kept in a directory, from the row's
+    preparations of the last run (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`), which
+    then keeps this run's."""
+    if memo is None or memo.directory is None:
+        return evaluator._prepare(data, SOURCE)
+    from mwzrepro.scorer.lexicalized.prepared_memo import load_prepared, save_prepared
+
+    kept = load_prepared(memo.directory, label, memo.key, evaluator)
+    prepared = kept.prepare(evaluator, data, SOURCE)
+    if kept.anew * 8 > len(kept.used) or not kept.entries:
+        save_prepared(kept, memo.directory, label, memo.key, evaluator)
+    return prepared
+
+
 def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | None = None
          ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``(result.to_dict(), filled attribute accuracy or None)`` of one row (None: the
-    corpus's own text); ``memo``: the fill memo's (seeded) entries to read and add to."""
+    corpus's own text, as ``evaluator.evaluate`` scores it); ``memo``: the fill memo's
+    (seeded) entries to read and add to, and the rows' preparations."""
     from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
     from mwzrepro.scorer.lexicalized.round_trip_inputs import round_trip_inputs
 
     if row is None:
-        return evaluator.evaluate(corpus_text(evaluator.resources), ORACLE_ROW).to_dict(), None
+        corpus = corpus_text(evaluator.resources)
+        with paused_gc():
+            prepared = _prepared(evaluator, corpus, ORACLE_ROW, memo)
+            result = score_prepared(evaluator, corpus, prepared, ORACLE_ROW, SOURCE)
+        return result.to_dict(), None
     data = _data(row)
     if row.kind != "filled":
         return evaluator.evaluate(data, row.label).to_dict(), None
@@ -100,7 +124,7 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
         if inputs is None:
             inputs = round_trip_inputs(data, evaluator.resources)
         lexical = round_trip(data, evaluator, inputs, None if memo is None else memo.fills)
-        prepared = evaluator._prepare(lexical, SOURCE)
+        prepared = _prepared(evaluator, lexical, row.label, memo)
         result = score_prepared(evaluator, lexical, prepared, row.label, SOURCE)
         filled = filled_accuracy(data, lexical, evaluator, row.label, inputs,
                                  checks=result.grounding.checks)

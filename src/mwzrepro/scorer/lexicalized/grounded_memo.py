@@ -93,6 +93,8 @@ class GroundedMemo:
         segments: the files it was read from; stale: files of the directory of another key
             or unreadable (replaced by the next save).
         new: ``(links, fills)`` kept since it was read (:meth:`merge`): what a save adds.
+        directory: where it was read from (None: held in memory only); the rows keep their
+            preparations there too (:mod:`.prepared_memo`).
     """
 
     key: str
@@ -101,6 +103,7 @@ class GroundedMemo:
     segments: list[Path] = field(default_factory=list)
     stale: list[Path] = field(default_factory=list)
     new: tuple[dict[bytes, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    directory: Path | None = None
 
     def take_added(self) -> tuple[dict[bytes, Any], dict[str, Any]]:
         """``(links, fills)`` added since the last call (emptied): a worker's hand-back."""
@@ -129,7 +132,7 @@ def load_memo(directory: Path, resources: Any) -> GroundedMemo:
     is recomputed) and replaced by the next :func:`save_memo`."""
     from mwzrepro.core.gc_pause import paused_gc
 
-    memo = GroundedMemo(memo_key(resources))
+    memo = GroundedMemo(memo_key(resources), directory=directory)
     for path in sorted(directory.glob("*.pickle")):
         try:
             with path.open("rb") as f, paused_gc(freeze=True):
