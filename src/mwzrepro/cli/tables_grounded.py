@@ -158,7 +158,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     from mwzrepro.scorer.grounded_rows import GroundedInput, grounded_rows
     from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
     from mwzrepro.scorer.lexicalized.grounded_table import grounded_table, has_states
-    from mwzrepro.scorer.lexicalized.round_trip_inputs import read_round_trip_inputs
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import check_round_trip_inputs
     from mwzrepro.scorer.resources.build import recipe
     from mwzrepro.scorer.resources.cache import verify_manifest
     from mwzrepro.scorer.resources.fetch import default_registry
@@ -173,17 +173,16 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
         if problems:
             raise InputError(f"{inputs_dir}: no verified {version} resource set of this "
                              f"package ({problems[0]}); run `mwzrepro grounded-inputs`")
-    rows = []   # with --inputs, each file is read in its row's worker
+    rows = []   # with --inputs, each file and its stored inputs are read in its row's worker
     for system, path in predictions.items():
         if system in lexicalized:
             rows.append(GroundedInput(system, "as given", path))
-            continue
-        stored = None if inputs_dir is None else read_round_trip_inputs(
-            inputs_dir / "round_trip" / f"{system}.json", path)
-        if stored is None and has_states(data := read_predictions(path)):
-            rows.append(GroundedInput(system, "filled", data))
-        elif stored is not None and stored.get("states") is not False:
+        elif inputs_dir is not None:
+            stored = inputs_dir / "round_trip" / f"{system}.json"
+            check_round_trip_inputs(stored, path)
             rows.append(GroundedInput(system, "filled", path, stored))
+        elif has_states(data := read_predictions(path)):
+            rows.append(GroundedInput(system, "filled", data))
         else:
             log.info("tables-grounded: %s gives no predicted states, left out", system)
     with tempfile.TemporaryDirectory(prefix="mwzrepro-grounded-") as tmp:

@@ -24,6 +24,7 @@ threshold changed recomputed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.lexicalized.grounded_memo import GroundedMemo
 
 __all__ = ["GroundedInput", "grounded_rows"]
+
+log = logging.getLogger("mwzrepro")
 
 #: Source label of the rows in messages (as :meth:`Evaluator.evaluate
 #: <mwzrepro.scorer.evaluator.Evaluator.evaluate>` names a mapping).
@@ -52,13 +55,16 @@ class GroundedInput(NamedTuple):
         data: the prediction mapping, or the path of its JSON file (read in the row's
             worker: the files are parsed in parallel).
         inputs: of a ``filled`` row, :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.
-            round_trip_inputs` of ``data`` (None: computed in the row's worker).
+            round_trip_inputs` of ``data``, or the path of the file ``grounded-inputs``
+            wrote them to for the file ``data`` (read and checked in the row's worker; a
+            system it marks as without predicted states gives no row), or None (computed
+            in the row's worker).
     """
 
     label: str
     kind: str
     data: Mapping[str, Any] | Path
-    inputs: Mapping[str, Any] | None = None
+    inputs: Mapping[str, Any] | Path | None = None
 
 
 def _data(row: GroundedInput) -> Mapping[str, Any]:
@@ -103,12 +109,16 @@ def _prepared(evaluator: Evaluator, data: Mapping[str, Any], label: str,
 
 
 def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | None = None
-         ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+         ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """``(result.to_dict(), filled attribute accuracy or None)`` of one row (None: the
-    corpus's own text, as ``evaluator.evaluate`` scores it); ``memo``: the fill memo's
-    (seeded) entries to read and add to, and the rows' preparations."""
+    corpus's own text, as ``evaluator.evaluate`` scores it; ``(None, None)``: a system its
+    stored inputs mark as without predicted states); ``memo``: the fill memo's (seeded)
+    entries to read and add to, and the rows' preparations."""
     from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
-    from mwzrepro.scorer.lexicalized.round_trip_inputs import round_trip_inputs
+    from mwzrepro.scorer.lexicalized.round_trip_inputs import (
+        read_round_trip_inputs,
+        round_trip_inputs,
+    )
 
     if row is None:
         corpus = corpus_text(evaluator.resources)
@@ -116,11 +126,16 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
             prepared = _prepared(evaluator, corpus, ORACLE_ROW, memo)
             result = score_prepared(evaluator, corpus, prepared, ORACLE_ROW, SOURCE)
         return result.to_dict(), None
+    inputs = row.inputs
+    if isinstance(inputs, Path):
+        inputs = read_round_trip_inputs(inputs, row.data)  # type: ignore[arg-type]
+        if inputs.get("states") is False:
+            log.info("tables-grounded: %s gives no predicted states, left out", row.label)
+            return None, None
     data = _data(row)
     if row.kind != "filled":
         return evaluator.evaluate(data, row.label).to_dict(), None
     with paused_gc():
-        inputs = row.inputs
         if inputs is None:
             inputs = round_trip_inputs(data, evaluator.resources)
         lexical = round_trip(data, evaluator, inputs, None if memo is None else memo.fills)
@@ -132,7 +147,7 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
 
 
 def _memo_row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo
-              ) -> tuple[dict[str, Any], dict[str, Any] | None, tuple[dict, dict]]:
+              ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, tuple[dict, dict]]:
     """:func:`_row` with ``memo``, and what the row added to it (``memo.take_added()``)."""
     result, filled = _row(evaluator, row, memo)
     return result, filled, memo.take_added()
@@ -142,19 +157,23 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
                   jobs: int | None = None, memo: GroundedMemo | None = None
                   ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
-    lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in forked workers (``jobs``: as
-    :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of ``evaluator``'s resources,
+    lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in
+    forked workers (``jobs``: as :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of
+    ``evaluator``'s resources,
     :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`) is read, and receives what
     the rows added.
 
     Returns:
         ``(results, filled)``: ``{label: result.to_dict()}`` (the oracle row first, then
-        ``rows`` in order) and ``{label: filled_accuracy(...)}`` of the ``filled`` rows —
-        the arguments of :func:`~mwzrepro.scorer.lexicalized.grounded_table.grounded_table`.
+        ``rows`` in order, but those of a system without predicted states) and ``{label:
+        filled_accuracy(...)}`` of the ``filled`` rows — the arguments of
+        :func:`~mwzrepro.scorer.lexicalized.grounded_table.grounded_table`.
 
     Raises:
         InputError: a malformed prediction mapping (as :meth:`Evaluator.evaluate
-            <mwzrepro.scorer.evaluator.Evaluator.evaluate>`).
+            <mwzrepro.scorer.evaluator.Evaluator.evaluate>`); stored inputs of another
+            version of the file (:func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.
+            read_round_trip_inputs`).
     """
     from mwzrepro.core.workers import fork_map
 
@@ -176,6 +195,8 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
     for item, (result, accuracy, added) in zip(items, done):
         if memo is not None:
             memo.merge(added)
+        if result is None:
+            continue
         label = ORACLE_ROW if item is None else item.label
         results[label] = result
         if accuracy is not None:

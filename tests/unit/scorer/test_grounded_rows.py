@@ -136,3 +136,24 @@ def test_the_round_trip_fills_from_the_venue_heard(grounded):
     unheard = {**inputs, "heard": {"sng9001": [{}, {}]}}
     assert [t["response"] for t in round_trip(data, grounded, unheard)["sng9001"]] == [
         "it is at a1 .", "the postcode is cb11 ."]
+
+
+def test_stored_inputs_are_read_in_the_row_s_worker(grounded, tmp_path):
+    """A row given the path of its stored inputs reads and checks them in its worker: the
+    same row as with the inputs given; a system they mark as without states gives no row;
+    inputs of another version of the file fail the call, naming it."""
+    own, plain = tmp_path / "own.json", tmp_path / "plain.json"
+    own.write_text(json.dumps(OWN), encoding="utf-8")
+    plain.write_text(json.dumps({"sng9001": [{"response": "hi"}] * 2}), encoding="utf-8")
+    write_round_trip_inputs(round_trip_inputs(OWN, grounded.resources), own,
+                            tmp_path / "own.inputs.json")
+    write_round_trip_inputs({"states": False}, plain, tmp_path / "plain.inputs.json")
+    rows = [GroundedInput("mine", "filled", own, tmp_path / "own.inputs.json"),
+            GroundedInput("plain", "filled", plain, tmp_path / "plain.inputs.json")]
+    results, filled = grounded_rows(grounded, rows, jobs=2)
+    assert list(results) == [ORACLE_ROW, "mine"] and list(filled) == ["mine"]
+    assert results["mine"] == grounded_rows(grounded, [GroundedInput("mine", "filled", OWN)],
+                                            jobs=1)[0]["mine"]
+    own.write_text(json.dumps(PREDICTIONS), encoding="utf-8")
+    with pytest.raises(InputError, match=r"own.inputs.json: computed from another version"):
+        grounded_rows(grounded, rows, jobs=2)

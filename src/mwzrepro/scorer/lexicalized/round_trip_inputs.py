@@ -38,7 +38,7 @@ from mwzrepro.core.errors import InputError
 from mwzrepro.core.ids import canonical_dialogue_id
 
 __all__ = ["round_trip_inputs", "own_in_words", "own_counters", "write_round_trip_inputs",
-           "read_round_trip_inputs"]
+           "check_round_trip_inputs", "read_round_trip_inputs"]
 
 
 def _heard(data: Mapping[str, Any], resources: Any,
@@ -119,6 +119,18 @@ def write_round_trip_inputs(inputs: Mapping[str, Any], predictions: Path, path: 
                           indent=None), path)
 
 
+def check_round_trip_inputs(path: Path, predictions: Path) -> None:
+    """Check that ``path`` exists (before any work; :func:`read_round_trip_inputs` checks
+    its content when it reads it).
+
+    Raises:
+        InputError: ``path`` is missing (one line naming it and ``predictions``).
+    """
+    if not path.is_file():
+        raise InputError(f"{path}: missing; the round-trip inputs of {predictions} are "
+                         "written by `mwzrepro grounded-inputs`")
+
+
 def read_round_trip_inputs(path: Path, predictions: Path) -> dict[str, Any]:
     """The inputs :func:`write_round_trip_inputs` wrote for the file ``predictions``.
 
@@ -130,9 +142,7 @@ def read_round_trip_inputs(path: Path, predictions: Path) -> dict[str, Any]:
 
     from mwzrepro.scorer.resources.cache import sha256_file
 
-    if not path.is_file():
-        raise InputError(f"{path}: missing; the round-trip inputs of {predictions} are "
-                         "written by `mwzrepro grounded-inputs`")
+    check_round_trip_inputs(path, predictions)
     stored = json.loads(path.read_text(encoding="utf-8"))
     if stored.get("predictions_sha256") != sha256_file(predictions):
         raise InputError(f"{path}: computed from another version of {predictions} "
