@@ -24,10 +24,12 @@ grounded_round_trip.py`` builds its rows with the same functions.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mwzrepro.core.signature import check_compatible, table_signature
-from mwzrepro.core.tables import TableSpec
+
+if TYPE_CHECKING:
+    from mwzrepro.core.tables import TableSpec
 
 __all__ = ["ORACLE_ROW", "TEXT_KINDS", "corpus_text", "has_states", "grounded_cells",
            "grounded_table"]
@@ -52,14 +54,14 @@ _PER_ROW = ("state", "dom", "cov", "lex")
 
 def corpus_text(resources: Any) -> dict[str, list[dict[str, str]]]:
     """The corpus's own lexicalized test system turns as a prediction mapping
-    ``{dialogue id: [{"response": text}, ...]}`` (from ``resources.references``, a
-    :class:`mwzrepro.scorer.resources.resource_set.VersionResources`).
+    ``{dialogue id: [{"response": text}, ...]}`` (from ``resources.reference_columns``, a
+    :class:`mwzrepro.scorer.resources.resource_set.VersionResources`; without pandas).
 
-    >>> class R: references = {"dialogue_id": ["a", "a", "b"], "text": ["x", "y", "z"]}
+    >>> class R: reference_columns = {"dialogue_id": ["a", "a", "b"], "text": ["x", "y", "z"]}
     >>> corpus_text(R())
     {'a': [{'response': 'x'}, {'response': 'y'}], 'b': [{'response': 'z'}]}
     """
-    refs = resources.references
+    refs = resources.reference_columns
     out: dict[str, list[dict[str, str]]] = {}
     for did, text in zip(refs["dialogue_id"], refs["text"]):
         out.setdefault(did, []).append({"response": text})
@@ -138,6 +140,8 @@ def grounded_table(results: Mapping[str, Mapping[str, Any]], version: str,
         KeyError: a result without the grounded blocks.
     """
     import pandas as pd
+
+    from mwzrepro.core.tables import TableSpec
 
     from mwzrepro.core.signature import Signature
 
