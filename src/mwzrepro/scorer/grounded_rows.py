@@ -95,8 +95,10 @@ def _warm(evaluator: Evaluator) -> None:
 def _prepared(evaluator: Evaluator, data: Mapping[str, Any], label: str,
               memo: GroundedMemo | None) -> Any:
     """``evaluator._prepare(data, SOURCE)``; with a memo kept in a directory, from the row's
-    preparations of the last run (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`), which
-    then keeps this run's."""
+    preparations of the last run (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`). The
+    row's file is written again when it held nothing or more than an eighth of the
+    dialogues were prepared anew: the few a threshold change brings are cheaper to prepare
+    again next time than the file is to write."""
     if memo is None or memo.directory is None:
         return evaluator._prepare(data, SOURCE)
     from mwzrepro.scorer.lexicalized.prepared_memo import load_prepared, save_prepared
@@ -159,9 +161,8 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
     lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in
     forked workers (``jobs``: as :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of
-    ``evaluator``'s resources,
-    :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`) is read, and receives what
-    the rows added.
+    ``evaluator``'s resources, :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`)
+    is read, and receives what the rows added.
 
     Returns:
         ``(results, filled)``: ``{label: result.to_dict()}`` (the oracle row first, then
