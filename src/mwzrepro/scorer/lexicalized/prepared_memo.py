@@ -135,17 +135,8 @@ def _prepare_apart(evaluator: ScoringContext, data: dict[str, list], source: str
                    ) -> dict[str, Entry]:
     """``{raw id: Entry}`` of ``data``'s dialogues, prepared together by ``prepare_input``'s
     functions (``lex``: the whole mapping's state source of the links); where the
-    normalization deleted placeholders, dialogue by dialogue."""
-    entries, unknown = _prepare_together(evaluator, data, source, lex)
-    if unknown and len(data) > 1:
-        entries = {}
-        for raw, turns in data.items():
-            entries.update(_prepare_together(evaluator, {raw: turns}, source, lex)[0])
-    return entries
-
-
-def _prepare_together(evaluator: ScoringContext, data: dict[str, list], source: str, lex: str
-                      ) -> tuple[dict[str, Entry], Counter]:
+    normalization deleted placeholders, each dialogue's count is its own (the table's
+    columns of that dialogue made again: its normalizations are memoized)."""
     from mwzrepro.core.ids import canonical_dialogue_id
     from mwzrepro.prepare.predictions import PREDICTION_COLUMNS, prediction_columns
     from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalize_predictions
@@ -166,10 +157,16 @@ def _prepare_together(evaluator: ScoringContext, data: dict[str, list], source: 
     for raw, turns in data.items():
         did, end = canonical_dialogue_id(raw), start + len(turns)
         rows = tuple(preds[c][start:end] for c in PREDICTION_COLUMNS)
+        deleted = unknown
+        if unknown and len(data) > 1:
+            deleted = Counter()
+            prediction_columns({raw: delexed[raw]}, res.expected, source,
+                               allow_missing_turns=True, unknown_placeholders=deleted,
+                               placeholders=evaluator.standard.placeholders)
         out[raw] = (rows, prep.dialogues.get(did) if turns else None, links[did],
-                    tuple(unknown.items()) if len(data) == 1 else (), sources)
+                    tuple(deleted.items()), sources)
         start = end
-    return out, unknown
+    return out
 
 
 def _assembled(pieces: dict[str, Entry], ids: list[str], expected: Mapping[str, int],
