@@ -64,6 +64,12 @@ def _predictions(raw_dir: Path, systems: tuple[str, ...], build: bool,
     return predictions
 
 
+def _load_table_module() -> None:
+    """Import what builds the table (pandas; 0.5 s), which the rows' workers do not need:
+    done while they work."""
+    import mwzrepro.core.tables  # noqa: F401
+
+
 @click.command("grounded-inputs")
 @_RAW_DIR
 @_VERSION
@@ -197,7 +203,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
                       fuzzy_threshold=inform.fuzzy_threshold, cache_dir=tmp, progress=False)
         e.settings = ("standard", "grounded")  # the table's two; not the optimistic one
         memo = None if memo_dir is None else load_memo(memo_dir, e.resources)
-        results, filled = grounded_rows(e, rows, memo=memo)
+        results, filled = grounded_rows(e, rows, memo=memo, meanwhile=_load_table_module)
     if memo is not None and memo_dir is not None:
         added = [len(part) for part in memo.new]
         segment = save_memo(memo, memo_dir)

@@ -70,14 +70,21 @@ def _run(index: int) -> Any:
 
 
 def fork_map(func: Callable[[Any], T], items: Sequence[Any],
-             jobs: int | None = None) -> list[T]:
+             jobs: int | None = None, meanwhile: Callable[[], Any] | None = None) -> list[T]:
     """``[func(item) for item in items]``, computed in forked workers when more than one
     core is available (:func:`worker_count`); results in item order. ``func`` may be a
     closure (workers inherit it); its return values must be picklable. ``jobs``: the worker
-    count (default: :func:`worker_count`'s).
+    count (default: :func:`worker_count`'s). ``meanwhile``: work of this process that the
+    workers do not need (an import for what comes after, say), run here once every worker
+    is forked, while they work (without workers: after the items).
 
     >>> fork_map(lambda x: x * x, [1, 2, 3])
     [1, 4, 9]
+    >>> done = []
+    >>> fork_map(lambda x: x + 1, [1, 2], jobs=2, meanwhile=lambda: done.append("here"))
+    [2, 3]
+    >>> done
+    ['here']
 
     Raises:
         whatever ``func`` raises for the first failing item the parent collects.
@@ -86,7 +93,10 @@ def fork_map(func: Callable[[Any], T], items: Sequence[Any],
     items = list(items)
     jobs = worker_count(len(items), jobs)
     if jobs == 1 or "fork" not in _start_methods():
-        return [func(item) for item in items]
+        out = [func(item) for item in items]
+        if meanwhile is not None:
+            meanwhile()
+        return out
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -95,7 +105,10 @@ def fork_map(func: Callable[[Any], T], items: Sequence[Any],
     try:  # an executor, not a Pool: a worker that dies fails the call instead of hanging it
         with frozen(), ProcessPoolExecutor(
                 jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_run, range(len(items))))
+            results = pool.map(_run, range(len(items)))  # every item submitted: all forked
+            if meanwhile is not None:
+                meanwhile()
+            return list(results)
     finally:
         _TASK = None
 

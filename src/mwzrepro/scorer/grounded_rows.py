@@ -25,7 +25,7 @@ threshold changed recomputed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -156,13 +156,15 @@ def _memo_row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMem
 
 
 def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
-                  jobs: int | None = None, memo: GroundedMemo | None = None
+                  jobs: int | None = None, memo: GroundedMemo | None = None,
+                  meanwhile: Callable[[], Any] | None = None
                   ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
     lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in
     forked workers (``jobs``: as :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of
     ``evaluator``'s resources, :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`)
-    is read, and receives what the rows added.
+    is read, and receives what the rows added; ``meanwhile``: work of this process while the
+    rows are scored (:func:`~mwzrepro.core.workers.fork_map`).
 
     Returns:
         ``(results, filled)``: ``{label: result.to_dict()}`` (the oracle row first, then
@@ -182,14 +184,15 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
     items: list[GroundedInput | None] = [None, *rows]
     if memo is None:
         done = [(*out, None) for out in
-                fork_map(lambda item: _row(evaluator, item), items, jobs)]
+                fork_map(lambda item: _row(evaluator, item), items, jobs, meanwhile)]
     else:
         from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
 
         delexicalizer = delexicalizer_of(evaluator.resources)
         delexicalizer.use_store(memo.links)
         try:
-            done = fork_map(lambda item: _memo_row(evaluator, item, memo), items, jobs)
+            done = fork_map(lambda item: _memo_row(evaluator, item, memo), items, jobs,
+                            meanwhile)
         finally:
             delexicalizer.use_store(None)
     results, filled = {}, {}
