@@ -163,7 +163,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     from mwzrepro.scorer.evaluator import Evaluator
     from mwzrepro.scorer.grounded_rows import GroundedInput, grounded_rows
     from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
-    from mwzrepro.scorer.lexicalized.grounded_table import grounded_table, has_states
+    from mwzrepro.scorer.lexicalized.grounded_table import grounded_table
     from mwzrepro.scorer.lexicalized.round_trip_inputs import check_round_trip_inputs
     from mwzrepro.scorer.resources.build import recipe
     from mwzrepro.scorer.resources.cache import verify_manifest
@@ -179,18 +179,15 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
         if problems:
             raise InputError(f"{inputs_dir}: no verified {version} resource set of this "
                              f"package ({problems[0]}); run `mwzrepro grounded-inputs`")
-    rows = []   # with --inputs, each file and its stored inputs are read in its row's worker
+    rows = []   # each file (and its stored inputs) is read in its row's worker
     for system, path in predictions.items():
         if system in lexicalized:
             rows.append(GroundedInput(system, "as given", path))
-        elif inputs_dir is not None:
-            stored = inputs_dir / "round_trip" / f"{system}.json"
+            continue
+        stored = None if inputs_dir is None else inputs_dir / "round_trip" / f"{system}.json"
+        if stored is not None:
             check_round_trip_inputs(stored, path)
-            rows.append(GroundedInput(system, "filled", path, stored))
-        elif has_states(data := read_predictions(path)):
-            rows.append(GroundedInput(system, "filled", data))
-        else:
-            log.info("tables-grounded: %s gives no predicted states, left out", system)
+        rows.append(GroundedInput(system, "filled", path, stored))
     with tempfile.TemporaryDirectory(prefix="mwzrepro-grounded-") as tmp:
         if inputs_dir is None:
             (Path(tmp) / "raw").symlink_to(raw_dir.resolve(), target_is_directory=True)

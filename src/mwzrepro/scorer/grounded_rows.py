@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mwzrepro.core.gc_pause import paused_gc
-from mwzrepro.scorer.lexicalized.grounded_table import ORACLE_ROW, corpus_text
+from mwzrepro.scorer.lexicalized.grounded_table import ORACLE_ROW, corpus_text, has_states
 from mwzrepro.scorer.scoring import score_prepared
 
 if TYPE_CHECKING:
@@ -56,9 +56,9 @@ class GroundedInput(NamedTuple):
             worker: the files are parsed in parallel).
         inputs: of a ``filled`` row, :func:`~mwzrepro.scorer.lexicalized.round_trip_inputs.
             round_trip_inputs` of ``data``, or the path of the file ``grounded-inputs``
-            wrote them to for the file ``data`` (read and checked in the row's worker; a
-            system it marks as without predicted states gives no row), or None (computed
-            in the row's worker).
+            wrote them to for the file ``data`` (read and checked in the row's worker), or
+            None (computed in the row's worker). A system without predicted states (so
+            marked there, or by its file) gives no row.
     """
 
     label: str
@@ -131,12 +131,12 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
     inputs = row.inputs
     if isinstance(inputs, Path):
         inputs = read_round_trip_inputs(inputs, row.data)  # type: ignore[arg-type]
-        if inputs.get("states") is False:
-            log.info("tables-grounded: %s gives no predicted states, left out", row.label)
-            return None, None
-    data = _data(row)
+    data = None if inputs is not None and inputs.get("states") is False else _data(row)
     if row.kind != "filled":
         return evaluator.evaluate(data, row.label).to_dict(), None
+    if data is None or (inputs is None and not has_states(data)):
+        log.info("tables-grounded: %s gives no predicted states, left out", row.label)
+        return None, None
     with paused_gc():
         if inputs is None:
             inputs = round_trip_inputs(data, evaluator.resources)

@@ -181,9 +181,6 @@ def same_value(slot: str, given: str, true: str) -> bool:
     if slot == "address":
         shorter, longer = sorted((a, b), key=len)
         return len(shorter.split()) >= 2 and f" {shorter} " in f" {longer} "
-    # an entrance fee's comparable form is a price's, so this is a == b (False here)
-    if slot == "entrancefee":  # pragma: no mutate (equivalent: see the comment above)
-        return value_key("price", given) == value_key("price", true)  # pragma: no mutate
     if slot == "price" and a != "free" and b not in ("free", "0.00"):
         try:                            # a booking total: several tickets at the unit price
             n = float(a) / float(b)

@@ -157,3 +157,13 @@ def test_stored_inputs_are_read_in_the_row_s_worker(grounded, tmp_path):
     own.write_text(json.dumps(PREDICTIONS), encoding="utf-8")
     with pytest.raises(InputError, match=r"own.inputs.json: computed from another version"):
         grounded_rows(grounded, rows, jobs=2)
+
+
+def test_a_file_without_states_gives_no_row(grounded, tmp_path, caplog):
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"sng9001": [{"response": "hi"}] * 2}), encoding="utf-8")
+    with caplog.at_level("INFO", logger="mwzrepro"):
+        results, filled = grounded_rows(grounded, [GroundedInput("plain", "filled", plain)],
+                                        jobs=1)
+    assert list(results) == [ORACLE_ROW] and filled == {}
+    assert "plain gives no predicted states, left out" in caplog.text
