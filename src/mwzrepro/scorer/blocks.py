@@ -90,15 +90,18 @@ def bleu_block(preds: Mapping[str, list], references: Mapping[str, list], versio
 
 def success_block(prep: PreparedDialogues, resources: EvalResources, database: Any,
                   settings: Sequence[str], version: str, label: str, matching: str,
-                  threshold: float, coverage: Coverage) -> dict[str, SuccessScores]:
+                  threshold: float, coverage: Coverage, memo: Any = None
+                  ) -> dict[str, SuccessScores]:
     """Inform/Success rates per setting (``standard`` with ``prep``'s domains, ``optimistic``
-    with the ground-truth turn domains; ``grounded`` is left to :mod:`.grounding`)."""
+    with the ground-truth turn domains; ``grounded`` is left to :mod:`.grounding`); ``memo``:
+    as :func:`~mwzrepro.standard.scores.success_rows`'."""
     from mwzrepro.standard.scores import success_rows
 
     prepared = {s: prep.for_setting(s, resources.turn_domains) for s in settings
                 if s != "grounded"}
     scores, per_dialogue = success_rows(label, version, prepared, resources.goals,
-                                        resources.booked, database, matching, threshold)
+                                        resources.booked, database, matching, threshold,
+                                        memo)
     out = {}
     for s, p in prepared.items():
         sub = [r for r in scores if r["setting"] == s]

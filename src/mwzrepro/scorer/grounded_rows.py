@@ -17,8 +17,9 @@ by the same functions on the same inputs as in one process, so the numbers are t
 With a memo (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`) the links and fills of an
 earlier run are seeded before the fork, each worker hands back what it added, and the memo
 returns holding both; a memo read from a directory also gives each row's worker the row's
-preparations of the last run, dialogue by dialogue
-(:mod:`mwzrepro.scorer.lexicalized.prepared_memo`). The same numbers, with only what the
+preparations and scores of the last run, dialogue by dialogue
+(:mod:`mwzrepro.scorer.lexicalized.prepared_memo`,
+:mod:`mwzrepro.scorer.lexicalized.dialogue_score_memo`). The same numbers, with only what the
 threshold changed recomputed.
 """
 
@@ -93,21 +94,38 @@ def _warm(evaluator: Evaluator) -> None:
 
 
 def _prepared(evaluator: Evaluator, data: Mapping[str, Any], label: str,
-              memo: GroundedMemo | None) -> Any:
-    """``evaluator._prepare(data, SOURCE)``; with a memo kept in a directory, from the row's
-    preparations of the last run (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`). The
-    row's file is written again when it held nothing or more than an eighth of the
-    dialogues were prepared anew: the few a threshold change brings are cheaper to prepare
-    again next time than the file is to write."""
+              memo: GroundedMemo | None) -> tuple[Any, Any]:
+    """``(evaluator._prepare(data, SOURCE), the row's scores memo or None)``; with a memo kept
+    in a directory, the preparation from the row's preparations of the last run, dialogue by
+    dialogue (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`), and the row's dialogue
+    scores of the last run (:mod:`~mwzrepro.scorer.lexicalized.dialogue_score_memo`). The
+    row's preparations file is written again when it held nothing or more than an eighth of
+    the dialogues were prepared anew: the few a threshold change brings are cheaper to
+    prepare again next time than the file is to write."""
     if memo is None or memo.directory is None:
-        return evaluator._prepare(data, SOURCE)
+        return evaluator._prepare(data, SOURCE), None
+    from mwzrepro.scorer.lexicalized.dialogue_score_memo import load_scores
     from mwzrepro.scorer.lexicalized.prepared_memo import load_prepared, save_prepared
 
     kept = load_prepared(memo.directory, label, memo.key, evaluator)
     prepared = kept.prepare(evaluator, data, SOURCE)
     if kept.anew * 8 > len(kept.used) or not kept.entries:
         save_prepared(kept, memo.directory, label, memo.key, evaluator)
-    return prepared
+    return prepared, load_scores(memo.directory, label, memo.key, evaluator, kept.keys)
+
+
+def _scored(evaluator: Evaluator, data: Mapping[str, Any], label: str,
+            memo: GroundedMemo | None) -> Any:
+    """``score_prepared`` of ``data`` (its preparation and dialogue scores from the memo where
+    they hold, :func:`_prepared`), the memo's files written when they need to be."""
+    prepared, scores = _prepared(evaluator, data, label, memo)
+    result = score_prepared(evaluator, data, prepared, label, SOURCE, memo=scores)
+    if scores is not None:
+        from mwzrepro.scorer.lexicalized.dialogue_score_memo import save_scores
+
+        assert memo is not None and memo.directory is not None
+        save_scores(scores, memo.directory, label, memo.key, evaluator)
+    return result
 
 
 def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | None = None
@@ -125,8 +143,7 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
     if row is None:
         corpus = corpus_text(evaluator.resources)
         with paused_gc():
-            prepared = _prepared(evaluator, corpus, ORACLE_ROW, memo)
-            result = score_prepared(evaluator, corpus, prepared, ORACLE_ROW, SOURCE)
+            result = _scored(evaluator, corpus, ORACLE_ROW, memo)
         return result.to_dict(), None
     inputs = row.inputs
     if isinstance(inputs, Path):
@@ -141,8 +158,7 @@ def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | N
         if inputs is None:
             inputs = round_trip_inputs(data, evaluator.resources)
         lexical = round_trip(data, evaluator, inputs, None if memo is None else memo.fills)
-        prepared = _prepared(evaluator, lexical, row.label, memo)
-        result = score_prepared(evaluator, lexical, prepared, row.label, SOURCE)
+        result = _scored(evaluator, lexical, row.label, memo)
         filled = filled_accuracy(data, lexical, evaluator, row.label, inputs,
                                  checks=result.grounding.checks)
     return result.to_dict(), filled

@@ -58,13 +58,16 @@ def _has_alternatives(preds: Mapping[str, list]) -> bool:
 
 def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str, list],
                   prep: PreparedDialogues, label: str, coverage: Coverage,
-                  source: str, links: dict[str, list] | None = None) -> dict[str, Any]:
+                  source: str, links: dict[str, list] | None = None, memo: Any = None
+                  ) -> dict[str, Any]:
     """The blocks of the metrics ``ctx.metrics`` asks for: ``{"bleu": ..., "success":
     {setting: InformSuccess}, "grounding": ..., "richness": ..., "dst": StateMatch,
     "dst_fga": DSTMetrics, "dst_conventions": DSTConventions}`` (percent; a block is absent
     when its metric is off, and the DST blocks when a turn has no predicted state).
     ``links``: the lex:1 links of the preparation (:class:`~mwzrepro.scorer.inputs.
-    PreparedInput`), read by the grounding.
+    PreparedInput`), read by the grounding; ``memo``: the dialogues' Inform/Success and
+    grounding figures of an earlier run, reused where they hold
+    (:mod:`~mwzrepro.scorer.lexicalized.dialogue_score_memo`), or None.
 
     Raises:
         InputError: ``ctx.dst_conventions`` is set and a turn has no predicted state."""
@@ -75,10 +78,10 @@ def metric_blocks(ctx: ScoringContext, data: Mapping[str, Any], preds: dict[str,
     if ctx.metrics["success"]:
         blocks["success"] = success_block(prep, res.eval, ctx._database(), ctx.settings,
                                           version, label, ctx.inform.matching,
-                                          ctx.inform.fuzzy_threshold, cov)
+                                          ctx.inform.fuzzy_threshold, cov, memo)
         if "grounded" in ctx.settings:
             blocks.update(grounded_blocks(ctx, blocks, data, prep, label, cov, source,
-                                          links))
+                                          links, memo))
     if ctx.metrics["richness"]:
         blocks["richness"] = richness_block(preds["response_norm"], label,
                                             ctx.richness_params.msttr_window, cov)
@@ -118,13 +121,14 @@ def _signed(blocks: dict[str, Any], placeholders: str, preds: Mapping[str, list]
 
 def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: PreparedInput,
                    system: str | None, source: str,
-                   dialogue_rows: tuple[dict[str, Any], ...] | None = None
-                   ) -> EvaluationResult:
+                   dialogue_rows: tuple[dict[str, Any], ...] | None = None,
+                   memo: Any = None) -> EvaluationResult:
     """Score one prepared input into an :class:`~mwzrepro.scorer.results.EvaluationResult`
     (percent everywhere); every warning is logged once and kept in ``result.warnings``.
 
     ``dialogue_rows`` (one per dialogue, :meth:`Evaluator.per_dialogue
-    <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``."""
+    <mwzrepro.scorer.evaluator.Evaluator.per_dialogue>`) fills ``result.dialogues``;
+    ``memo``: as :func:`metric_blocks`'."""
     label = system or ANONYMOUS
     oracle = False
     preds, prep, coverage, unknown, _ = prepared
@@ -135,7 +139,8 @@ def score_prepared(ctx: ScoringContext, data: Mapping[str, Any], prepared: Prepa
         warnings.append(deleted)
     dialect = dialect_warnings(ctx, data, preds, source)  # one scan of the input
     warnings += dialect.lines
-    blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source, prepared.links)
+    blocks = metric_blocks(ctx, data, preds, prep, label, coverage, source, prepared.links,
+                           memo)
     blocks = _signed(blocks, ctx.standard.placeholders, preds, dialect.state_fields)
     caveats = [] if dialect.lexicalized is None else [
         f"NOT THE FILE'S SCORE: its responses look lexicalized and are scored here as "

@@ -237,18 +237,24 @@ def grounded_dialogue_rows(
     booked: Mapping[str, Sequence[Sequence[str]]],
     database: Any,
     user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None,
+    memo: Any = None,
 ) -> list[dict[str, Any]]:
     """Rows ``{setting: "grounded", dialogue_id, domain, inform, success}`` of every dialogue
-    (as :func:`mwzrepro.standard.inform_success.dialogue_rows`; ``links`` keyed by the same
-    dialogue ids; a dialogue without goal is skipped — the standard rows of the same call
-    already rejected it)."""
+    (as :func:`mwzrepro.standard.inform_success.dialogue_rows`, ``memo`` too; ``links`` keyed
+    by the same dialogue ids; a dialogue without goal is skipped — the standard rows of the
+    same call already rejected it)."""
     rows: list[dict[str, Any]] = []
     for did, d in dialogues.items():
         if did not in goals or did not in booked:
             continue
-        out = evaluate_grounded_dialogue(goals[did], booked[did], d["responses"], d["states"],
-                                         d["active_domains"], links[did], database,
-                                         user_named=(user_named or {}).get(did, ()))
+
+        def outcome(db: Any, did: str = did, d: Mapping[str, Any] = d) -> DialogueOutcome:
+            return evaluate_grounded_dialogue(goals[did], booked[did], d["responses"],
+                                              d["states"], d["active_domains"], links[did], db,
+                                              user_named=(user_named or {}).get(did, ()))
+
+        out = (outcome(database) if memo is None
+               else memo.value(("grounded",), did, database, outcome))
         for domain, ok in out.inform.items():
             rows.append({"setting": SETTING, "dialogue_id": did, "domain": domain,
                          "inform": ok, "success": out.success[domain]})

@@ -60,7 +60,8 @@ from mwzrepro.standard.grounded_values import (
 )
 
 __all__ = ["F1_SLOTS", "attribute_checks", "state_focus", "corpus_attribute_checks",
-           "accuracy_of", "corpus_grounding", "grounding_lines",
+           "dialogue_attribute_checks",
+           "accuracy_of", "corpus_grounding",
            "unknown_venues", "entity_values", "f1_counts", "f1_percent"]
 
 #: Span slots whose values entity F1 counts.
@@ -216,27 +217,40 @@ def corpus_attribute_checks(dialogues: Mapping[str, Mapping[str, Sequence[Any]]]
                             user_named: Mapping[str, Sequence[Mapping[str, list[str]]]]
                             | None = None) -> Iterator[tuple[str, int, dict[str, Any]]]:
     """``(dialogue id, turn, check)`` for every checked value of a scored corpus
-    (:func:`attribute_checks`, its ``before`` the venues named last: by the user before the
-    turn, by an earlier response); arguments as :func:`corpus_grounding`'s."""
-    from mwzrepro.standard.grounded import named_venues
+    (:func:`dialogue_attribute_checks` of each dialogue); arguments as
+    :func:`corpus_grounding`'s."""
     from mwzrepro.standard.grounded_values import venue_records
 
     records = venue_records(database)
     for did, d in dialogues.items():
-        before: list[tuple[str, str]] = []
-        users = (user_named or {}).get(did, ())
-        for t, state in enumerate(d["states"]):
-            linked = links[did][t]
-            if t < len(users) and users[t]:
-                before = [(dom, i) for dom, ids in users[t].items() for i in ids]
-            contact = any(s.slot in CONTACT_SLOTS for s in linked.spans)
-            for c in attribute_checks(linked.text, linked.spans, before,
-                                      state_focus(state, database) if contact else [],
-                                      records, d["active_domains"][t]):
-                yield did, t, c
-            named = named_venues(linked.spans)
-            if named:
-                before = [(dom, i) for dom, ids in named.items() for i in ids]
+        for t, c in dialogue_attribute_checks(d, links[did], database,
+                                              (user_named or {}).get(did, ()), records):
+            yield did, t, c
+
+
+def dialogue_attribute_checks(dialogue: Mapping[str, Sequence[Any]], links: Sequence[Any],
+                              database: Any, users: Sequence[Mapping[str, list[str]]],
+                              records: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(turn, check)`` for every checked value of one prepared dialogue
+    (:func:`attribute_checks`, its ``before`` the venues named last: by the user before the
+    turn (``users``: per turn), by an earlier response); ``links``: its LinkedResponse per
+    turn; ``records``: the database's :func:`~mwzrepro.standard.grounded_values.
+    venue_records`."""
+    from mwzrepro.standard.grounded import named_venues
+
+    before: list[tuple[str, str]] = []
+    for t, state in enumerate(dialogue["states"]):
+        linked = links[t]
+        if t < len(users) and users[t]:
+            before = [(dom, i) for dom, ids in users[t].items() for i in ids]
+        contact = any(s.slot in CONTACT_SLOTS for s in linked.spans)
+        for c in attribute_checks(linked.text, linked.spans, before,
+                                  state_focus(state, database) if contact else [],
+                                  records, dialogue["active_domains"][t]):
+            yield t, c
+        named = named_venues(linked.spans)
+        if named:
+            before = [(dom, i) for dom, ids in named.items() for i in ids]
 
 
 def accuracy_of(checks: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -266,9 +280,9 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
                      database: Any, lexicon: Any,
                      reference: Mapping[tuple[str, int], set[tuple[str, str]]],
                      user_named: Mapping[str, Sequence[Mapping[str, list[str]]]] | None = None,
-                     checks: list[tuple[str, int, dict[str, Any]]] | None = None
-                     ) -> tuple[dict[str, Any], list[str]]:
-    """The grounding figures of a scored corpus (module docstring).
+                     checks: list[tuple[str, int, dict[str, Any]]] | None = None,
+                     memo: Any = None) -> tuple[dict[str, Any], list[str]]:
+    """The grounding figures of a scored corpus (module docstring), dialogue by dialogue.
 
     Args:
         dialogues: the prepared dialogues (``states`` per turn; their turn counts decide
@@ -281,59 +295,42 @@ def corpus_grounding(dialogues: Mapping[str, Mapping[str, Sequence[Any]]],
             become the venues named last.
         checks: a list that receives the attribute checks behind the accuracy
             (:func:`corpus_attribute_checks`' triples, in its order).
+        memo: each dialogue's figures from an earlier run where they hold (as
+            :func:`~mwzrepro.standard.inform_success.dialogue_rows`'), or None.
 
     Returns:
         ``({"attribute_accuracy", "unknown_venues", "entity_f1"}, every unknown venue
         phrase in corpus order)``.
     """
-    found = list(corpus_attribute_checks(dialogues, links, database, user_named))
-    if checks is not None:
-        checks.extend(found)
-    accuracy = accuracy_of(c for _, _, c in found)
+    from mwzrepro.standard.grounded_values import venue_records
+
+    records = venue_records(database)
+    found: list[tuple[str, int, dict[str, Any]]] = []
     unknown: list[str] = []
     counts = {"tp": 0, "fp": 0, "fn": 0}
     for did, d in dialogues.items():
-        for t in range(len(d["states"])):
-            unknown += unknown_venues(raw[did][t], lexicon)
-            tp, fp, fn = f1_counts(entity_values(links[did][t].spans),
-                                   reference.get((did, t), set()))
-            counts["tp"] += tp
-            counts["fp"] += fp
-            counts["fn"] += fn
-    return ({"attribute_accuracy": accuracy,
+        def figures(db: Any, did: str = did, d: Mapping[str, Sequence[Any]] = d
+                    ) -> tuple[list[tuple[int, dict[str, Any]]], list[str], tuple[int, ...]]:
+            mine = list(dialogue_attribute_checks(d, links[did], db,
+                                                  (user_named or {}).get(did, ()), records))
+            phrases: list[str] = []
+            tp = fp = fn = 0
+            for t in range(len(d["states"])):
+                phrases += unknown_venues(raw[did][t], lexicon)
+                n = f1_counts(entity_values(links[did][t].spans),
+                              reference.get((did, t), set()))
+                tp, fp, fn = tp + n[0], fp + n[1], fn + n[2]
+            return mine, phrases, (tp, fp, fn)
+
+        mine, phrases, (tp, fp, fn) = (figures(database) if memo is None
+                                       else memo.value(("grounding",), did, database, figures))
+        found += [(did, t, c) for t, c in mine]
+        unknown += phrases
+        counts["tp"] += tp
+        counts["fp"] += fp
+        counts["fn"] += fn
+    if checks is not None:
+        checks.extend(found)
+    return ({"attribute_accuracy": accuracy_of(c for _, _, c in found),
              "unknown_venues": {"count": len(unknown), "examples": unknown[:10]},
              "entity_f1": f1_percent(counts)}, unknown)
-
-
-def grounding_lines(block: Mapping[str, Any] | None, signature: str | None) -> list[str]:
-    """The text section of a result's ``grounding`` block (``mwzrepro score``); ``[]`` when
-    there is none.
-
-    >>> b = {"attribute_accuracy": {"total": 98.25, "correct": 393, "count": 400, "per_slot":
-    ...      {"phone": {"accuracy": 100.0, "correct": 40, "count": 40}}},
-    ...      "unknown_venues": {"count": 0, "examples": []},
-    ...      "entity_f1": {"f1": 100.0, "precision": 100.0, "recall": 100.0}}
-    >>> print("\\n".join(grounding_lines(b, "Grounding|v:0")))
-    <BLANKLINE>
-    ====== GROUNDING ======
-    attributes      98.2 % correct (393/400)
-      phone        100.0 % (40/40)
-    unknown venues  0
-    entity F1       100.0 (P 100.0, R 100.0; against the corpus's own responses)
-    signature: Grounding|v:0
-    """
-    if not block:
-        return []
-    acc = block["attribute_accuracy"]
-    total = "–" if acc["total"] is None else f"{acc['total']:.1f} %"
-    out = ["", "====== GROUNDING ======",
-           f"{'attributes':<15} {total} correct ({acc['correct']}/{acc['count']})"]
-    out += [f"  {slot:<12}{v['accuracy']:>6.1f} % ({v['correct']}/{v['count']})"
-            for slot, v in acc["per_slot"].items()]
-    unknown = block["unknown_venues"]
-    examples = f" (e.g. {', '.join(unknown['examples'][:3])})" if unknown["examples"] else ""
-    f1 = block["entity_f1"]
-    out += [f"{'unknown venues':<15} {unknown['count']}{examples}",
-            f"{'entity F1':<15} {f1['f1']:.1f} (P {f1['precision']:.1f}, R {f1['recall']:.1f}; "
-            "against the corpus's own responses)", f"signature: {signature}"]
-    return out

@@ -232,6 +232,7 @@ def dialogue_rows(
     database: VenueQuery,
     setting: str = "standard",
     where: str = "",
+    memo: Any = None,
 ) -> list[dict[str, Any]]:
     """Inform/Success of every dialogue, one row per (dialogue, goal domain or ``total``).
 
@@ -244,6 +245,9 @@ def dialogue_rows(
         database: venue database.
         setting: ``standard`` or ``optimistic``.
         where: label (file, system) for error messages.
+        memo: each dialogue's outcome from an earlier run where it holds
+            (:meth:`DialogueScoreMemo.value <mwzrepro.scorer.lexicalized.
+            dialogue_score_memo.DialogueScoreMemo.value>`); None: every dialogue evaluated.
 
     Returns:
         rows ``{setting, dialogue_id, domain, inform (bool), success (bool)}``.
@@ -257,8 +261,13 @@ def dialogue_rows(
             raise InputError(f"{where}: dialogue {did} has no goal")
         if did not in booked:
             raise InputError(f"{where}: dialogue {did} has no booked-domain list")
-        out = evaluate_dialogue(goals[did], booked[did], d["responses"], d["states"],
-                                d["active_domains"], database, setting)
+        def outcome(db: VenueQuery, did: str = did, d: Mapping[str, Any] = d
+                    ) -> DialogueOutcome:
+            return evaluate_dialogue(goals[did], booked[did], d["responses"], d["states"],
+                                     d["active_domains"], db, setting)
+
+        out = (outcome(database) if memo is None
+               else memo.value(("success", setting), did, database, outcome))
         for domain, ok in out.inform.items():
             rows.append({"setting": setting, "dialogue_id": did, "domain": domain,
                          "inform": ok, "success": out.success[domain]})

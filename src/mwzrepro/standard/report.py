@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mwzrepro.standard.trace import DialogueTrace
 
-__all__ = ["FORMATS", "fmt_number", "format_result", "format_trace", "per_dialogue_text"]
+__all__ = ["FORMATS", "fmt_number", "format_result", "format_trace", "grounding_lines",
+           "per_dialogue_text"]
 
 #: Output formats of ``mwzrepro score``.
 FORMATS = ("text", "json", "markdown", "latex")
@@ -75,10 +76,41 @@ def _caveats(result: Mapping[str, Any]) -> list[str]:
     return [f"WARNING {c}" for c in result.get("caveats", [])]
 
 
-def _text(result: Mapping[str, Any]) -> str:
-    # deferred: grounding_metrics loads the delexicalizer, the venue database and rapidfuzz
-    from mwzrepro.standard.grounding_metrics import grounding_lines
+def grounding_lines(block: Mapping[str, Any] | None, signature: str | None) -> list[str]:
+    """The text section of a result's ``grounding`` block (``mwzrepro score``); ``[]`` when
+    there is none.
 
+    >>> b = {"attribute_accuracy": {"total": 98.25, "correct": 393, "count": 400, "per_slot":
+    ...      {"phone": {"accuracy": 100.0, "correct": 40, "count": 40}}},
+    ...      "unknown_venues": {"count": 0, "examples": []},
+    ...      "entity_f1": {"f1": 100.0, "precision": 100.0, "recall": 100.0}}
+    >>> print("\\n".join(grounding_lines(b, "Grounding|v:0")))
+    <BLANKLINE>
+    ====== GROUNDING ======
+    attributes      98.2 % correct (393/400)
+      phone        100.0 % (40/40)
+    unknown venues  0
+    entity F1       100.0 (P 100.0, R 100.0; against the corpus's own responses)
+    signature: Grounding|v:0
+    """
+    if not block:
+        return []
+    acc = block["attribute_accuracy"]
+    total = "–" if acc["total"] is None else f"{acc['total']:.1f} %"
+    out = ["", "====== GROUNDING ======",
+           f"{'attributes':<15} {total} correct ({acc['correct']}/{acc['count']})"]
+    out += [f"  {slot:<12}{v['accuracy']:>6.1f} % ({v['correct']}/{v['count']})"
+            for slot, v in acc["per_slot"].items()]
+    unknown = block["unknown_venues"]
+    examples = f" (e.g. {', '.join(unknown['examples'][:3])})" if unknown["examples"] else ""
+    f1 = block["entity_f1"]
+    out += [f"{'unknown venues':<15} {unknown['count']}{examples}",
+            f"{'entity F1':<15} {f1['f1']:.1f} (P {f1['precision']:.1f}, R {f1['recall']:.1f}; "
+            "against the corpus's own responses)", f"signature: {signature}"]
+    return out
+
+
+def _text(result: Mapping[str, Any]) -> str:
     sig, combined = result["signatures"], result.get("combined")
     out = _header(result) + _caveats(result)
     if result.get("bleu"):

@@ -120,6 +120,7 @@ def success_rows(
     database: VenueQuery,
     matching: str,
     threshold: float,
+    memo: Any = None,
 ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """Inform/Success of one system in each setting of ``prepared``.
 
@@ -131,6 +132,8 @@ def success_rows(
         database: the venue database (its matching mode and threshold must be ``matching``
             and ``threshold``; they are recorded in the signatures).
         matching, threshold: for the signatures.
+        memo: the dialogues' outcomes of an earlier run
+            (:func:`~mwzrepro.standard.inform_success.dialogue_rows`), or None.
 
     Returns:
         ``(scores rows, {setting: per-dialogue rows})``: the ``scores`` rows (metric
@@ -148,7 +151,8 @@ def success_rows(
         if setting not in SETTINGS:
             raise ConfigError(f"unknown setting {setting!r}; expected {SETTINGS}")
         per = per_dialogue[setting] = dialogue_rows(prep.dialogues, goals, booked, database,
-                                                    setting, where=f"{system} ({version})")
+                                                    setting, where=f"{system} ({version})",
+                                                    memo=memo)
         sig = success_signature(system, version, prep.state_source, prep.domain_source,
                                 setting, matching, threshold)
         r = rates_of_rows(per)

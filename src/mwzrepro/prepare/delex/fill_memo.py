@@ -38,54 +38,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mwzrepro.core.errors import InputError
+from mwzrepro.core.query_log import Query, QueryRecorder, answers_hold, replayable
 from mwzrepro.core.venue_database import VenueDatabase
 
 __all__ = ["FillMemo", "Query"]
-
-#: One query a fill made: ``(domain, constraints as ``(slot, value)`` items (None: a value
-#: that is not a str, number or None, which leaves the dialogue's fill out of the memo),
-#: result ids or None when the query refused the constraints)``.
-Query = tuple[str, "tuple[tuple[str, Any], ...] | None", "tuple[str, ...] | None"]
-
-_PLAIN = (str, int, float, bool, type(None))
-
-
-class _Recording:
-    """A venue database that logs each query (and its answer) of one dialogue's fill; any
-    other attribute is the database's own. It hashes and compares as its database, so what is
-    cached per database (the venue catalog) is shared."""
-
-    def __init__(self, db: VenueDatabase, log: list[Query]) -> None:
-        self._db, self._log = db, log
-
-    def query(self, domain: str, constraints: Mapping[str, Any]) -> list[str]:
-        items = tuple(constraints.items())
-        plain = all(isinstance(k, str) and isinstance(v, _PLAIN) for k, v in items)
-        try:
-            ids = self._db.query(domain, constraints)
-        except InputError:
-            self._log.append((domain, items if plain else None, None))
-            raise
-        self._log.append((domain, items if plain else None, tuple(ids)))
-        return ids
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._db, name)
-
-    def __hash__(self) -> int:
-        return hash(self._db)
-
-    def __eq__(self, other: object) -> bool:
-        return self._db == (other._db if isinstance(other, _Recording) else other)
-
-
-def _answer(db: VenueDatabase, domain: str, items: tuple[tuple[str, Any], ...]
-            ) -> tuple[str, ...] | None:
-    try:
-        return tuple(db.query(domain, dict(items)))
-    except InputError:
-        return None
 
 
 class FillMemo:
@@ -124,20 +80,19 @@ class FillMemo:
         if entry is None:
             return None
         queries, responses = entry
-        if any(_answer(db, domain, items) != ids  # type: ignore[arg-type]
-               for domain, items, ids in queries):
+        if not answers_hold(db, queries):
             return None
         return list(responses)
 
     @staticmethod
     def recording(db: VenueDatabase, log: list[Query]) -> VenueDatabase:
         """``db`` seen through a recorder that appends each query to ``log``."""
-        return _Recording(db, log)  # type: ignore[return-value]
+        return QueryRecorder(db, log)  # type: ignore[return-value]
 
     def store(self, key: str, queries: Sequence[Query], responses: Sequence[str]) -> None:
         """Keep one dialogue's queries and filled responses (not when a query's constraints
         hold other than plain values: :data:`Query`)."""
-        if any(items is None for _, items, _ in queries):
+        if not replayable(queries):
             return
         entry = (tuple(queries), tuple(responses))
         self.entries[key] = self.added[key] = entry

@@ -19,9 +19,10 @@ The memo is a directory of pickles written by this package into the workspace
 (``data/memo/`` in the pipeline, ignored by Git and DVC): each run that adds to it writes
 what it added as a new segment (a threshold change adds the few fills and texts it changes),
 and every :data:`MAX_SEGMENTS` runs the segments are written into one. Beside them,
-``prepared/<row>.pickle`` holds each row's preparations of its text, dialogue by dialogue,
-read and written by the row's worker (:mod:`.prepared_memo`). Delete it at will: the next
-run recomputes it.
+``prepared/<row>.pickle`` holds each row's preparations of its text, dialogue by dialogue
+(:mod:`.prepared_memo`), and ``scores/<row>.pickle`` each dialogue's scores with the queries
+they made (:mod:`.dialogue_score_memo`), both read and written by the row's worker. Delete it
+at will: the next run recomputes it.
 """
 
 from __future__ import annotations

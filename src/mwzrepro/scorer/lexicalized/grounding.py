@@ -207,11 +207,13 @@ def reference_values(resources: Any) -> dict[tuple[str, int], set]:
 
 def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mapping[str, Any],
                     prep: PreparedDialogues, label: str, coverage: Coverage, source: str,
-                    links: Mapping[str, list[Any]] | None = None) -> dict[str, Any]:
+                    links: Mapping[str, list[Any]] | None = None, memo: Any = None
+                    ) -> dict[str, Any]:
     """``{"success": the success blocks with "grounded" in the evaluator's order,
     "grounding": GroundingScores}`` of one evaluation (signatures without ``lex``; the
     evaluator adds it to every block). ``links``: :func:`link_predictions` of ``data`` when
-    the preparation already linked it (linked here otherwise).
+    the preparation already linked it (linked here otherwise); ``memo``: each dialogue's
+    figures of an earlier run where they hold (:mod:`.dialogue_score_memo`), or None.
 
     Raises:
         InputError: a delexicalized file (:func:`check_lexicalized`).
@@ -231,7 +233,7 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     matching, threshold = ctx.inform.matching, ctx.inform.fuzzy_threshold
     users = user_named(ctx.resources)
     rates = rates_of_rows(grounded_dialogue_rows(prep.dialogues, spans, ev.goals, ev.booked,
-                                                 db, users))
+                                                 db, users, memo))
     sig = success_signature(label, ctx.version, prep.state_source, prep.domain_source,
                             "grounded", matching, threshold).format()
     grounded = SuccessScores("grounded", rates["inform"], rates["success"], prep.state_source,
@@ -243,7 +245,8 @@ def grounded_blocks(ctx: ScoringContext, blocks: Mapping[str, Any], data: Mappin
     checks: list[tuple[str, int, dict[str, Any]]] = []
     figures, unknown = corpus_grounding(prep.dialogues, links, raw, db,
                                         delexicalizer_of(ctx.resources).lexicon,
-                                        reference_values(ctx.resources), users, checks)
+                                        reference_values(ctx.resources), users, checks,
+                                        memo)
     for phrase in unknown[:10]:
         log.info("%s: unknown venue (no database venue of that name): %s", source, phrase)
     gsig = Signature("Grounding", {"ver": ctx.version, "split": "test",

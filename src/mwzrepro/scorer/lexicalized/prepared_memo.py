@@ -67,13 +67,15 @@ class PreparedMemo:
     Attributes:
         entries: ``{digest: Entry}`` read from the last run; used: the entries this run's
             preparations read or made (what :func:`save_prepared` keeps); anew: how many
-            dialogues were prepared anew.
+            dialogues were prepared anew; keys: ``{dialogue id: digest}`` of the last
+            preparation's dialogues (empty when it was ``prepare_input``'s whole).
     """
 
     def __init__(self, entries: Mapping[bytes, Entry] | None = None) -> None:
         self.entries: dict[bytes, Entry] = dict(entries or {})
         self.used: dict[bytes, Entry] = {}
         self.anew = 0
+        self.keys: dict[str, bytes] = {}
 
     def prepare(self, evaluator: ScoringContext, data: Mapping[str, Any], source: str
                 ) -> PreparedInput:
@@ -93,6 +95,7 @@ class PreparedMemo:
         from mwzrepro.scorer.inputs import check_turns, read_shape
         from mwzrepro.scorer.lexicalized.delexicalize_pass import lex_state_source
 
+        self.keys = {}
         shaped, shape = read_shape(data, source)
         expected = evaluator.resources.expected
         truncated = check_turns(shaped, expected, source, evaluator.allow_missing_turns)
@@ -118,7 +121,9 @@ class PreparedMemo:
             if keys[raw] is not None:
                 self.used[keys[raw]] = entry
             pieces[raw] = entry
-        return _assembled(pieces, ids, expected, truncated)
+        prepared = _assembled(pieces, ids, expected, truncated)
+        self.keys = {did: keys[raw] for did, raw in zip(ids, shaped) if keys[raw] is not None}
+        return prepared
 
 
 def _digest(raw: Any, turns: list, context: Any) -> bytes | None:
