@@ -142,9 +142,9 @@ def grounded_inputs(raw_dir: Path, version: str, systems: tuple[str, ...], out: 
               help="Output stem: writes <stem>.md, .csv and .tex.")
 @click.option("--metrics", type=PATH, required=True, help="Metrics JSON to write.")
 @click.option("--memo", "memo_dir", type=PATH, default=None,
-              help="Keep the links and fills between runs in this directory (read, then "
-                   "added to): a run after a threshold change recomputes only what the "
-                   "threshold changes; the same bytes either way.")
+              help="Keep each row's fills, preparations and scores between runs in this "
+                   "directory, dialogue by dialogue: a run after a threshold change "
+                   "recomputes only what the threshold changes; the same bytes either way.")
 @record_option
 @log_option
 def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
@@ -162,7 +162,7 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
     from mwzrepro.core.io import write_metrics
     from mwzrepro.scorer.evaluator import Evaluator
     from mwzrepro.scorer.grounded_rows import GroundedInput, grounded_rows
-    from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
+    from mwzrepro.scorer.lexicalized.grounded_memo import open_memo
     from mwzrepro.scorer.lexicalized.grounded_table import grounded_table
     from mwzrepro.scorer.lexicalized.round_trip_inputs import check_round_trip_inputs
     from mwzrepro.scorer.resources.build import recipe
@@ -199,13 +199,12 @@ def tables_grounded(raw_dir: Path, version: str, systems: tuple[str, ...],
                       lexicalized=True, setting="all", matching=inform.matching,
                       fuzzy_threshold=inform.fuzzy_threshold, cache_dir=tmp, progress=False)
         e.settings = ("standard", "grounded")  # the table's two; not the optimistic one
-        memo = None if memo_dir is None else load_memo(memo_dir, e.resources)
+        memo = None if memo_dir is None else open_memo(memo_dir, e.resources)
         results, filled = grounded_rows(e, rows, memo=memo, meanwhile=_load_table_module)
-    if memo is not None and memo_dir is not None:
-        added = [len(part) for part in memo.new]
-        segment = save_memo(memo, memo_dir)
-        log.info("tables-grounded: memo %s: %d texts linked and %d dialogues filled anew; "
-                 "%s", memo_dir, *added, f"kept in {segment.name}" if segment else "unchanged")
+    if memo is not None:
+        log.info("tables-grounded: memo %s: %d dialogues filled anew, %d prepared anew, %d "
+                 "dialogue figures scored anew", memo_dir, memo.anew["filled"],
+                 memo.anew["prepared"], memo.anew["scored"])
     spec, out = grounded_table(results, version, dict.fromkeys(lexicalized, "as given"),
                                filled)
     spec.render(table)

@@ -14,13 +14,12 @@ database, lexicon and grounding tables) is loaded before the rows are forked
 (:func:`mwzrepro.core.workers.fork_map`), so each worker inherits it; every row is computed
 by the same functions on the same inputs as in one process, so the numbers are the same.
 
-With a memo (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`) the links and fills of an
-earlier run are seeded before the fork, each worker hands back what it added, and the memo
-returns holding both; a memo read from a directory also gives each row's worker the row's
-preparations and scores of the last run, dialogue by dialogue
-(:mod:`mwzrepro.scorer.lexicalized.prepared_memo`,
-:mod:`mwzrepro.scorer.lexicalized.dialogue_score_memo`). The same numbers, with only what the
-threshold changed recomputed.
+With a memo (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`) each row's worker reads the
+row's fills, preparations and scores of the last run, dialogue by dialogue, and keeps this
+run's (:mod:`mwzrepro.prepare.delex.fill_memo`,
+:mod:`mwzrepro.scorer.lexicalized.prepared_memo`,
+:mod:`mwzrepro.scorer.lexicalized.dialogue_score_memo`); the parent reads none of it. The same
+numbers, with only what the threshold changed recomputed.
 """
 
 from __future__ import annotations
@@ -93,82 +92,91 @@ def _warm(evaluator: Evaluator) -> None:
     user_named(res), reference_values(res)
 
 
-def _prepared(evaluator: Evaluator, data: Mapping[str, Any], label: str,
-              memo: GroundedMemo | None) -> tuple[Any, Any]:
-    """``(evaluator._prepare(data, SOURCE), the row's scores memo or None)``; with a memo kept
-    in a directory, the preparation from the row's preparations of the last run, dialogue by
-    dialogue (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`), and the row's dialogue
-    scores of the last run (:mod:`~mwzrepro.scorer.lexicalized.dialogue_score_memo`). The
-    row's preparations file is written again when it held nothing or more than an eighth of
-    the dialogues were prepared anew: the few a threshold change brings are cheaper to
-    prepare again next time than the file is to write."""
-    if memo is None or memo.directory is None:
-        return evaluator._prepare(data, SOURCE), None
-    from mwzrepro.scorer.lexicalized.dialogue_score_memo import load_scores
+def _scored(evaluator: Evaluator, data: Mapping[str, Any], label: str,
+            memo: GroundedMemo | None, anew: dict[str, int]) -> Any:
+    """``score_prepared`` of ``data``; with a memo, the preparation from the row's
+    preparations of the last run (:mod:`~mwzrepro.scorer.lexicalized.prepared_memo`) and the
+    dialogues' scores from the row's scores of the last run
+    (:mod:`~mwzrepro.scorer.lexicalized.dialogue_score_memo`), where they hold; each file is
+    written again when it is worth it (:func:`~mwzrepro.scorer.lexicalized.grounded_memo.
+    worth_writing`), and ``anew`` receives how many dialogues were prepared (``prepared``)
+    and dialogue figures scored (``scored``) anew."""
+    if memo is None:
+        return score_prepared(evaluator, data, evaluator._prepare(data, SOURCE), label, SOURCE)
+    from mwzrepro.scorer.lexicalized.dialogue_score_memo import load_scores, save_scores
+    from mwzrepro.scorer.lexicalized.grounded_memo import worth_writing
     from mwzrepro.scorer.lexicalized.prepared_memo import load_prepared, save_prepared
 
     kept = load_prepared(memo.directory, label, memo.key, evaluator)
     prepared = kept.prepare(evaluator, data, SOURCE)
-    if kept.anew * 8 > len(kept.used) or not kept.entries:
+    if worth_writing(len(kept.entries), len(kept.used), kept.anew):
         save_prepared(kept, memo.directory, label, memo.key, evaluator)
-    return prepared, load_scores(memo.directory, label, memo.key, evaluator, kept.keys)
-
-
-def _scored(evaluator: Evaluator, data: Mapping[str, Any], label: str,
-            memo: GroundedMemo | None) -> Any:
-    """``score_prepared`` of ``data`` (its preparation and dialogue scores from the memo where
-    they hold, :func:`_prepared`), the memo's files written when they need to be."""
-    prepared, scores = _prepared(evaluator, data, label, memo)
+    scores = load_scores(memo.directory, label, memo.key, evaluator, kept.keys)
     result = score_prepared(evaluator, data, prepared, label, SOURCE, memo=scores)
-    if scores is not None:
-        from mwzrepro.scorer.lexicalized.dialogue_score_memo import save_scores
-
-        assert memo is not None and memo.directory is not None
+    if worth_writing(len(scores.entries), len(scores.used), scores.anew):
         save_scores(scores, memo.directory, label, memo.key, evaluator)
+    anew.update(prepared=kept.anew, scored=scores.anew)
     return result
 
 
+def _filled(data: Mapping[str, Any], evaluator: Evaluator, inputs: Mapping[str, Any],
+            label: str, memo: GroundedMemo | None, anew: dict[str, int]) -> dict[str, Any]:
+    """``round_trip(data, evaluator, inputs)``; with a memo, each dialogue's fill from the
+    row's fills of the last run where its queries answer as then
+    (:mod:`mwzrepro.prepare.delex.fill_memo`), the file written again when it is worth it,
+    and ``anew["filled"]``: how many dialogues were filled anew."""
+    from mwzrepro.scorer.lexicalized.round_trip import round_trip
+
+    if memo is None:
+        return round_trip(data, evaluator, inputs)
+    from mwzrepro.prepare.delex.fill_memo import FillMemo
+    from mwzrepro.scorer.lexicalized.grounded_memo import read_row, worth_writing, write_row
+
+    fills = FillMemo(read_row(memo.directory, "fills", label, memo.key))
+    held = len(fills.entries)
+    lexical = round_trip(data, evaluator, inputs, fills)
+    if worth_writing(held, len(fills.used), len(fills.added)):
+        write_row(memo.directory, "fills", label, memo.key, fills.used)
+    anew["filled"] = len(fills.added)
+    return lexical
+
+
 def _row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo | None = None
-         ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """``(result.to_dict(), filled attribute accuracy or None)`` of one row (None: the
-    corpus's own text, as ``evaluator.evaluate`` scores it; ``(None, None)``: a system its
-    stored inputs mark as without predicted states); ``memo``: the fill memo's (seeded)
-    entries to read and add to, and the rows' preparations."""
-    from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy, round_trip
+         ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, int]]:
+    """``(result.to_dict(), filled attribute accuracy or None, what was made anew)`` of one
+    row (None: the corpus's own text, as ``evaluator.evaluate`` scores it; ``(None, None,
+    {})``: a system its stored inputs mark as without predicted states); ``memo``: the row's
+    fills, preparations and scores of the last run, read and kept (``{"filled",
+    "prepared", "scored"}``: how many dialogues or dialogue figures were made anew)."""
+    from mwzrepro.scorer.lexicalized.round_trip import filled_accuracy
     from mwzrepro.scorer.lexicalized.round_trip_inputs import (
         read_round_trip_inputs,
         round_trip_inputs,
     )
 
+    anew: dict[str, int] = {}
     if row is None:
         corpus = corpus_text(evaluator.resources)
         with paused_gc():
-            result = _scored(evaluator, corpus, ORACLE_ROW, memo)
-        return result.to_dict(), None
+            result = _scored(evaluator, corpus, ORACLE_ROW, memo, anew)
+        return result.to_dict(), None, anew
     inputs = row.inputs
     if isinstance(inputs, Path):
         inputs = read_round_trip_inputs(inputs, row.data)  # type: ignore[arg-type]
     data = None if inputs is not None and inputs.get("states") is False else _data(row)
     if row.kind != "filled":
-        return evaluator.evaluate(data, row.label).to_dict(), None
+        return evaluator.evaluate(data, row.label).to_dict(), None, anew
     if data is None or (inputs is None and not has_states(data)):
         log.info("tables-grounded: %s gives no predicted states, left out", row.label)
-        return None, None
+        return None, None, anew
     with paused_gc():
         if inputs is None:
             inputs = round_trip_inputs(data, evaluator.resources)
-        lexical = round_trip(data, evaluator, inputs, None if memo is None else memo.fills)
-        result = _scored(evaluator, lexical, row.label, memo)
+        lexical = _filled(data, evaluator, inputs, row.label, memo, anew)
+        result = _scored(evaluator, lexical, row.label, memo, anew)
         filled = filled_accuracy(data, lexical, evaluator, row.label, inputs,
                                  checks=result.grounding.checks)
-    return result.to_dict(), filled
-
-
-def _memo_row(evaluator: Evaluator, row: GroundedInput | None, memo: GroundedMemo
-              ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, tuple[dict, dict]]:
-    """:func:`_row` with ``memo``, and what the row added to it (``memo.take_added()``)."""
-    result, filled = _row(evaluator, row, memo)
-    return result, filled, memo.take_added()
+    return result.to_dict(), filled, anew
 
 
 def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
@@ -178,9 +186,10 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
     """Score the corpus's own text (:data:`ORACLE_ROW`) and ``rows`` with ``evaluator`` (a
     lexicalized evaluator whose settings hold ``standard`` and ``grounded``), the rows in
     forked workers (``jobs``: as :func:`~mwzrepro.core.workers.fork_map`); ``memo`` (of
-    ``evaluator``'s resources, :func:`~mwzrepro.scorer.lexicalized.grounded_memo.load_memo`)
-    is read, and receives what the rows added; ``meanwhile``: work of this process while the
-    rows are scored (:func:`~mwzrepro.core.workers.fork_map`).
+    ``evaluator``'s resources, :func:`~mwzrepro.scorer.lexicalized.grounded_memo.open_memo`)
+    is read and kept by each row's worker, and ``memo.anew`` receives the rows' counts of
+    what they made anew; ``meanwhile``: work of this process while the rows are scored
+    (:func:`~mwzrepro.core.workers.fork_map`).
 
     Returns:
         ``(results, filled)``: ``{label: result.to_dict()}`` (the oracle row first, then
@@ -198,23 +207,11 @@ def grounded_rows(evaluator: Evaluator, rows: Sequence[GroundedInput],
 
     _warm(evaluator)
     items: list[GroundedInput | None] = [None, *rows]
-    if memo is None:
-        done = [(*out, None) for out in
-                fork_map(lambda item: _row(evaluator, item), items, jobs, meanwhile)]
-    else:
-        from mwzrepro.scorer.lexicalized.delexicalize_pass import delexicalizer_of
-
-        delexicalizer = delexicalizer_of(evaluator.resources)
-        delexicalizer.use_store(memo.links)
-        try:
-            done = fork_map(lambda item: _memo_row(evaluator, item, memo), items, jobs,
-                            meanwhile)
-        finally:
-            delexicalizer.use_store(None)
+    done = fork_map(lambda item: _row(evaluator, item, memo), items, jobs, meanwhile)
     results, filled = {}, {}
-    for item, (result, accuracy, added) in zip(items, done):
+    for item, (result, accuracy, anew) in zip(items, done):
         if memo is not None:
-            memo.merge(added)
+            memo.anew.update(anew)
         if result is None:
             continue
         label = ORACLE_ROW if item is None else item.label

@@ -1,7 +1,7 @@
-"""The memo file of ``tables-grounded`` (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`): the
-Delexicalizer reads it behind its own memo and keeps what it links anew; a run adds a segment
-of what it added, and every few runs the segments become one; a segment of other code, of
-another resource set, or damaged is left out (the run recomputes) and replaced."""
+"""The memo directory of ``tables-grounded`` (:mod:`mwzrepro.scorer.lexicalized.grounded_memo`):
+each row's part is one file, read back only under its key (of this code and resource set);
+a file of another key or damaged is left out (the row recomputes it); opening the memo
+deletes the segments of the layout before."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import logging
 import pickle
 from pathlib import Path
 
-from mwzrepro.prepare.delex.delexicalize_responses import Delexicalizer
-from mwzrepro.prepare.delex.value_lexicon import ValueLexicon
+from mwzrepro.core.venue_database import VenueDatabase
+from mwzrepro.prepare.delex.fill_memo import FillMemo
 from mwzrepro.scorer.lexicalized.grounded_memo import (
-    MAX_SEGMENTS,
-    GroundedMemo,
-    LinkStore,
-    load_memo,
-    save_memo,
+    memo_key,
+    open_memo,
+    read_row,
+    row_path,
+    write_row,
 )
 from mwzrepro.scorer.resources.stored_results import code_digest
 
@@ -28,78 +28,41 @@ class Resources:
         self.directory = Path("/cache/resources/mwz21") / key
 
 
-def delexicalizer() -> Delexicalizer:
-    return Delexicalizer(ValueLexicon.from_entities({"hotel": [
-        {"id": "7", "name": "the lensfield hotel", "phone": "01223355017"}]}))
-
-
-def test_the_store_is_read_behind_the_memo_and_keeps_new_links():
-    store = LinkStore()
-    first = delexicalizer()
-    first.use_store(store)
-    text = "the lensfield hotel , call 01223 355017 ."
-    linked = first.link(text, {"hotel": {"area": "south"}})
-    assert linked.text == "[name] , call [phone] ." and len(store.added) == 1
-    second = delexicalizer()
-    second.use_store(LinkStore(dict(store.entries)))
-    assert second.link(text, {"hotel": {"area": "south"}}) is linked   # read, not linked again
-    assert second.store.added == {}
-    assert second.link(text, {"hotel": {"area": "north"}}) == linked   # another key: linked
-    assert len(second.store.added) == 1
-
-
-def test_a_memo_round_trips_and_another_key_starts_afresh(tmp_path, caplog):
-    directory = tmp_path / "memo"
-    memo = load_memo(directory, Resources("abc"))
-    assert memo.key.endswith("|mwz21/abc") and code_digest() in memo.key
-    assert save_memo(memo, directory) is None           # nothing new: nothing written
-    memo.merge(({b"x": "linked"}, {"d1": ((("hotel", (("area", "south"),), ("7",)),), ("t",))}))
-    assert save_memo(memo, directory) == directory / "0000.pickle"
-    back = load_memo(directory, Resources("abc"))
-    assert back.links.entries == memo.links.entries and back.fills.entries == memo.fills.entries
-    back.merge(({b"y": "linked too"}, {}))
-    assert save_memo(back, directory) == directory / "0001.pickle"   # only what is new
-    again = load_memo(directory, Resources("abc"))
-    assert again.links.entries == {b"x": "linked", b"y": "linked too"}
-    assert len(again.segments) == 2
-    with caplog.at_level(logging.INFO):
-        other = load_memo(directory, Resources("other"))
-    assert other.links.entries == {} and len(other.stale) == 2
-    assert "of other code or resources" in caplog.text
-    assert save_memo(other, directory) == directory / "0002.pickle"  # the stale ones go
-    assert sorted(p.name for p in directory.iterdir()) == ["0002.pickle"]
-
-
-def test_segments_are_written_into_one_at_the_limit(tmp_path):
-    directory = tmp_path / "memo"
-    for i in range(MAX_SEGMENTS + 1):
-        memo = load_memo(directory, Resources("abc"))
-        memo.merge(({bytes([i]): i}, {}))
-        save_memo(memo, directory)
-    assert [p.name for p in sorted(directory.iterdir())] == [f"{MAX_SEGMENTS:04d}.pickle"]
-    assert load_memo(directory, Resources("abc")).links.entries == {
-        bytes([i]): i for i in range(MAX_SEGMENTS + 1)}
-
-
-def test_a_damaged_segment_is_left_out(tmp_path, caplog):
-    directory = tmp_path / "memo"
-    directory.mkdir()
-    (directory / "0000.pickle").write_bytes(b"not a pickle")
-    good = load_memo(directory, Resources("abc"))
-    (directory / "0001.pickle").write_bytes(pickle.dumps(
-        {"key": good.key, "links": {b"x": "linked"}, "fills": {}}))
+def test_a_row_file_round_trips_under_its_key_only(tmp_path, caplog):
+    memo = open_memo(tmp_path / "memo", Resources("abc"))
+    assert memo.key == memo_key(Resources("abc")) and memo.key.endswith("|mwz21/abc")
+    assert code_digest() in memo.key and memo_key(Resources("other")) != memo.key
+    fills = FillMemo()
+    fills.store("d1", [("hotel", (("area", "south"),), ("7",))], ["the acorn is south ."])
+    write_row(memo.directory, "fills", "augpt, filled", memo.key, fills.used)
+    assert row_path(memo.directory, "fills", "augpt, filled").is_file()
+    back = FillMemo(read_row(memo.directory, "fills", "augpt, filled", memo.key))
+    assert back.entries == fills.entries and back.used == {}
+    assert read_row(memo.directory, "fills", "augpt, filled", "another key") is None
+    assert read_row(memo.directory, "scores", "augpt, filled", memo.key) is None
+    row_path(memo.directory, "fills", "augpt, filled").write_bytes(b"not a pickle")
     with caplog.at_level(logging.WARNING):
-        memo = load_memo(directory, Resources("abc"))
-    assert isinstance(memo, GroundedMemo) and memo.links.entries == {b"x": "linked"}
-    assert "unreadable" in caplog.text and [p.name for p in memo.stale] == ["0000.pickle"]
+        assert read_row(memo.directory, "fills", "augpt, filled", memo.key) is None
+    assert "unreadable" in caplog.text
 
 
-def test_take_added_hands_back_once():
-    memo = GroundedMemo("k")
-    memo.links.put(("x", "null"), "linked")
-    memo.fills.store("d1", [], ["text"])
-    added = memo.take_added()
-    assert [len(part) for part in added] == [1, 1] and memo.take_added() == ({}, {})
-    other = GroundedMemo("k")
-    other.merge(added)
-    assert other.links.get(("x", "null")) == "linked" and other.fills.entries == added[1]
+def test_opening_deletes_the_segments_of_the_layout_before(tmp_path, caplog):
+    directory = tmp_path / "memo"
+    (directory / "prepared").mkdir(parents=True)
+    (directory / "0000.pickle").write_bytes(pickle.dumps({"key": "1|x", "links": {}}))
+    (directory / "0001.pickle").write_bytes(b"")
+    (directory / "prepared" / "augpt.pickle").write_bytes(b"")
+    with caplog.at_level(logging.INFO):
+        open_memo(directory, Resources("abc"))
+    assert sorted(p.name for p in directory.iterdir()) == ["prepared"]
+    assert [p.name for p in (directory / "prepared").iterdir()] == ["augpt.pickle"]
+    assert "layout before" in caplog.text
+
+
+def test_a_fill_memo_keeps_what_it_used():
+    db = VenueDatabase({"hotel": [{"id": "7", "name": "acorn", "area": "south"}]})
+    south = (("hotel", (("area", "south"),), ("7",)),)
+    fills = FillMemo({"old": (south, ("x",)), "kept": (south, ("y",))})
+    assert fills.lookup("kept", db) == ["y"]
+    fills.store("new", [], ["z"])
+    assert set(fills.used) == {"kept", "new"} and set(fills.added) == {"new"}

@@ -99,25 +99,26 @@ def lexical_of(grounded):
 
 
 def test_a_memo_changes_no_row(grounded, mini, tmp_path):
-    """Rows scored with a memo (empty, then kept in a file and read back by a run at another
-    threshold) are the rows scored without; the second run at the first threshold adds
-    nothing to it."""
-    from mwzrepro.scorer.lexicalized.grounded_memo import load_memo, save_memo
+    """Rows scored with a memo (empty, then read back by a run at another threshold) are the
+    rows scored without; each row keeps its fills, preparations and scores in its own files;
+    a second run at the same threshold makes nothing anew."""
+    from mwzrepro.scorer.lexicalized.grounded_memo import open_memo
 
     rows = [GroundedInput("mine", "filled", OWN), GroundedInput("lex", "as given", LEXICAL)]
     path = tmp_path / "memo"
-    memo = load_memo(path, grounded.resources)
+    memo = open_memo(path, grounded.resources)
     assert grounded_rows(grounded, rows, jobs=2, memo=memo) == grounded_rows(grounded, rows)
-    assert len(memo.fills.entries) == 2 and len(memo.links.entries) >= 5
-    save_memo(memo, path)
+    assert memo.anew["filled"] == 2 and memo.anew["prepared"] == 4   # mine's and the oracle's
+    assert sorted(p.relative_to(path).as_posix() for p in path.rglob("*.pickle")) == [
+        "fills/mine.pickle", "prepared/mine.pickle", "prepared/oracle_lexicalized.pickle",
+        "scores/mine.pickle", "scores/oracle_lexicalized.pickle"]
     other = evaluator(mini, lexicalized=True, setting="all", bleu=False, richness=False,
                       fuzzy_threshold=70)
-    again = load_memo(path, other.resources)
-    assert again.links.entries == memo.links.entries
+    again = open_memo(path, other.resources)
     assert grounded_rows(other, rows, jobs=1, memo=again) == grounded_rows(other, rows)
-    before = (len(again.links.entries), len(again.fills.entries))
-    grounded_rows(other, rows, jobs=2, memo=again)
-    assert (len(again.links.entries), len(again.fills.entries)) == before
+    once_more = open_memo(path, other.resources)
+    grounded_rows(other, rows, jobs=2, memo=once_more)
+    assert once_more.anew == {"filled": 0, "prepared": 0, "scored": 0}
 
 
 def test_the_round_trip_fills_from_the_venue_heard(grounded):

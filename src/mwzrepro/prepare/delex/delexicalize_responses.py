@@ -151,7 +151,6 @@ class Delexicalizer:
     def __init__(self, lexicon: ValueLexicon) -> None:
         self.lexicon = lexicon
         self._memo: dict[tuple[str, str], LinkedResponse] = {}
-        self.store: Any = None          # see use_store
         self._phrases: dict[str, dict[tuple[str, ...], str]] = {}  # state key → its phrases
 
     def __call__(self, text: str, state: Mapping[str, Any] | None = None) -> str:
@@ -176,9 +175,7 @@ class Delexicalizer:
         Results are memoized per (text, state) (up to :data:`MEMO_SIZE` entries), so the
         scorer's delexicalization and the grounding read one pass. The state is keyed by its
         JSON in its own order: the result may depend on the order of its slots (which slot's
-        phrase wins), so a state of other order is linked on its own. Behind that memo,
-        :attr:`store` may keep results between runs (the same lexicon and code: its owner's
-        key guarantees it).
+        phrase wins), so a state of other order is linked on its own.
         """
         try:
             key = (text, json.dumps(state))
@@ -188,22 +185,8 @@ class Delexicalizer:
         if found is None:
             if len(self._memo) >= MEMO_SIZE:
                 self._memo.clear()
-            found = None if self.store is None else self.store.get(key)
-            if found is None:
-                found = self._run(text, state, True, key[1])
-                if self.store is not None:
-                    self.store.put(key, found)
-            self._memo[key] = found
+            found = self._memo[key] = self._run(text, state, True, key[1])
         return found
-
-    def use_store(self, store: Any) -> None:
-        """Put a persistent memo behind the in-process one (None: none): ``store.get(key)``
-        gives a stored LinkedResponse or None, ``store.put(key, result)`` keeps one; keys as
-        :meth:`link` makes them (:class:`mwzrepro.scorer.lexicalized.grounded_memo.
-        LinkStore`). The in-process memo is emptied, so every text linked from now on passes
-        the store."""
-        self._memo.clear()
-        self.store = store
 
     def _state_phrases(self, state: Mapping[str, Any] | None,
                        key: str | None = None) -> dict[tuple[str, ...], str]:

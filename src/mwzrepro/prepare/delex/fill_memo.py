@@ -51,13 +51,15 @@ class FillMemo:
         entries: ``{digest: (queries, responses)}`` (``queries``: :data:`Query` tuples;
             ``responses``: the dialogue's filled responses, one str per turn) — what an
             earlier run kept and this one adds.
-        added: the entries stored by this process (what a worker hands back to be kept).
+        added: the entries stored by this process (the dialogues filled anew).
+        used: the entries this process read or stored (what a row keeps for its next run).
     """
 
     def __init__(self, entries: Mapping[str, tuple[Sequence[Query], Sequence[str]]]
                  | None = None) -> None:
         self.entries: dict[str, tuple[Sequence[Query], Sequence[str]]] = dict(entries or {})
         self.added: dict[str, tuple[Sequence[Query], Sequence[str]]] = {}
+        self.used: dict[str, tuple[Sequence[Query], Sequence[str]]] = {}
 
     @staticmethod
     def key(did: str, turns: Sequence[Mapping[str, Any]], context: Any) -> str | None:
@@ -82,6 +84,7 @@ class FillMemo:
         queries, responses = entry
         if not answers_hold(db, queries):
             return None
+        self.used[key] = entry
         return list(responses)
 
     @staticmethod
@@ -95,4 +98,4 @@ class FillMemo:
         if not replayable(queries):
             return
         entry = (tuple(queries), tuple(responses))
-        self.entries[key] = self.added[key] = entry
+        self.entries[key] = self.added[key] = self.used[key] = entry

@@ -32,9 +32,6 @@ and the evaluator's settings; it holds the entries the row used in its last run.
 
 from __future__ import annotations
 
-import logging
-import pickle
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,8 +42,6 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
 
 __all__ = ["DialogueScoreMemo", "load_scores", "save_scores"]
-
-log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -107,10 +102,6 @@ class DialogueScoreMemo:
         return value
 
 
-def _file(directory: Path, label: str) -> Path:
-    return directory / "scores" / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', label)}.pickle"
-
-
 def _key(key: str, evaluator: ScoringContext) -> tuple:
     return (key, evaluator.standard.placeholders, evaluator.domain_source,
             evaluator.allow_missing_turns, tuple(evaluator.settings))
@@ -121,32 +112,14 @@ def load_scores(directory: Path, label: str, key: str, evaluator: ScoringContext
     """The memo of row ``label`` in the grounded memo ``directory`` under ``key`` and the
     evaluator's settings, for the row's dialogues ``keys`` (``{dialogue id: digest}``); its
     entries are empty when there is none, it is of another key, or damaged."""
-    from mwzrepro.core.gc_pause import paused_gc
+    from mwzrepro.scorer.lexicalized.grounded_memo import read_row
 
-    path = _file(directory, label)
-    try:
-        with path.open("rb") as f, paused_gc():
-            data = pickle.load(f)  # noqa: S301 (this package's own file in the workspace)
-        if data.get("key") == _key(key, evaluator):
-            return DialogueScoreMemo(data["entries"], keys)
-    except FileNotFoundError:
-        pass
-    except Exception as e:  # noqa: BLE001 (a damaged memo costs time, never a result)
-        log.warning("memo %s unreadable (%s): left out", path, e)
-    return DialogueScoreMemo(keys=keys)
+    return DialogueScoreMemo(read_row(directory, "scores", label, _key(key, evaluator)), keys)
 
 
 def save_scores(memo: DialogueScoreMemo, directory: Path, label: str, key: str,
                 evaluator: ScoringContext) -> None:
-    """Keep the entries the row used (:attr:`DialogueScoreMemo.used`), atomically, when the
-    memo held none or more than an eighth of them were computed anew (the few a threshold
-    change brings are cheaper to compute again next time than the file is to write)."""
-    from mwzrepro.core.io import atomic_path
+    """Keep the entries the row used (:attr:`DialogueScoreMemo.used`), atomically."""
+    from mwzrepro.scorer.lexicalized.grounded_memo import write_row
 
-    if memo.entries and memo.anew * 8 <= len(memo.used):
-        return
-    path = _file(directory, label)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(path) as tmp, tmp.open("wb") as f:
-        pickle.dump({"key": _key(key, evaluator), "entries": memo.used}, f,
-                    protocol=pickle.HIGHEST_PROTOCOL)
+    write_row(directory, "scores", label, _key(key, evaluator), memo.used)

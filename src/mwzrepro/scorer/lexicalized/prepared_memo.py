@@ -35,7 +35,6 @@ used in its last run, under the grounded memo's key and the evaluator's settings
 from __future__ import annotations
 
 import hashlib
-import logging
 import pickle
 from collections import Counter
 from collections.abc import Mapping
@@ -47,8 +46,6 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.inputs import PreparedInput
 
 __all__ = ["PreparedMemo", "load_prepared", "save_prepared"]
-
-log = logging.getLogger(__name__)
 
 #: One dialogue's preparation: ``(its rows as one list per column of PREDICTION_COLUMNS,
 #: its prepared dialogue or None without turns, its links, the deleted placeholders' counts,
@@ -200,38 +197,18 @@ def _assembled(pieces: dict[str, Entry], ids: list[str], expected: Mapping[str, 
                          coverage, unknown, links)
 
 
-def _file(directory: Path, label: str) -> Path:
-    import re
-
-    return directory / "prepared" / f"{re.sub(r'[^A-Za-z0-9._-]+', '_', label)}.pickle"
-
-
 def load_prepared(directory: Path, label: str, key: str, evaluator: ScoringContext
                   ) -> PreparedMemo:
     """The memo of row ``label`` in the grounded memo ``directory`` under ``key`` and the
     evaluator's settings; empty when there is none, it is of another key, or damaged."""
-    from mwzrepro.core.gc_pause import paused_gc
+    from mwzrepro.scorer.lexicalized.grounded_memo import read_row
 
-    path = _file(directory, label)
-    try:
-        with path.open("rb") as f, paused_gc():
-            data = pickle.load(f)  # noqa: S301 (this package's own file in the workspace)
-        if data.get("key") == (key, _settings(evaluator)):
-            return PreparedMemo(data["entries"])
-    except FileNotFoundError:
-        pass
-    except Exception as e:  # noqa: BLE001 (a damaged memo costs time, never a result)
-        log.warning("memo %s unreadable (%s): left out", path, e)
-    return PreparedMemo()
+    return PreparedMemo(read_row(directory, "prepared", label, (key, _settings(evaluator))))
 
 
 def save_prepared(memo: PreparedMemo, directory: Path, label: str, key: str,
                   evaluator: ScoringContext) -> None:
     """Keep the entries the row used (:attr:`PreparedMemo.used`), atomically."""
-    from mwzrepro.core.io import atomic_path
+    from mwzrepro.scorer.lexicalized.grounded_memo import write_row
 
-    path = _file(directory, label)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_path(path) as tmp, tmp.open("wb") as f:
-        pickle.dump({"key": (key, _settings(evaluator)), "entries": memo.used}, f,
-                    protocol=pickle.HIGHEST_PROTOCOL)
+    write_row(directory, "prepared", label, (key, _settings(evaluator)), memo.used)
