@@ -2,15 +2,17 @@
 
 1. a fresh clone of this checkout's ``HEAD`` (``git clone``; setup excluded: the clone runs this
    checkout's venv with its own ``src/`` first on ``PYTHONPATH``);
-2. cold ``snakemake -jN`` in it (the mirror as data), then a no-op ``snakemake -jN``;
+2. cold ``snakemake -jN`` in it (the mirror as data), then a no-op ``snakemake -jN`` (with
+   ``--repeat N``, N no-op runs in each workspace in turn, and their median);
 3. ``mwzrepro record`` (not timed), then ``dvc status`` on no change (best of three);
 4. ``inform.fuzzy_threshold`` 90 -> 85 and ``dvc repro``: wall seconds and the stages run
    (after the table, each stage's seconds: where a regression sits);
 5. back to 90 and ``dvc repro`` (the run cache restores every stage); with ``--repeat N``,
    step 4 again until it has run N times in each workspace, each time from the same state
-   (DVC's run cache emptied, ``data/memo`` as the cold run left it; the way back to 90 is then
-   a full run, not timed), and its median (a single run moves by a second or two on a shared
-   machine, which is a tenth of the figure);
+   (DVC's run cache emptied, ``data/memo`` as the cold run left it and written to disk; the
+   way back to 90 is then a full run, not timed), each followed by a restore (to 85 and back
+   to 90 from the run cache, the second timed), and the medians (a single run moves by a
+   second or two on a shared machine, which is a tenth of the figure);
 6. unless ``--skip-tests``: the README's test command (``make test``) in another fresh clone
    (this checkout's venv linked in, ``make -o .venv/.installed``: setup excluded), and
    ``make test-fast`` (skipped with a message when the Makefile has no such target).
@@ -215,6 +217,8 @@ def run_figures(works: dict[str, Path], args: argparse.Namespace) -> None:
             report(figure, runs[0][0], runs[0][2], runs[0][3])
         else:
             compare(figure, runs)
+        if key == "noop" and args.repeat > 1:
+            repeat_noop(works, args, runs)
         if key == "restore" and args.repeat > 1:
             repeat_repro(works, args.repeat)
         if key == "cold" and args.check:
@@ -318,32 +322,68 @@ def restore(work: Path, args: argparse.Namespace) -> tuple[str, float, float, st
             f"from the run cache {len(stages(CACHED_STAGE, out))}")
 
 
-def repeat_repro(works: dict[str, Path], times: int) -> None:
-    """Step 4 again in each workspace in turn until it ran ``times`` times there, each from
-    the state of the first (run cache emptied, ``data/memo`` copied back; back to 90 by a
-    full, untimed run); prints the medians."""
+def repeat_noop(works: dict[str, Path], args: argparse.Namespace,
+                first: list[tuple[float, float, float, str]]) -> None:
+    """Step 2's no-op ``snakemake`` again in each workspace in turn until it ran
+    ``args.repeat`` times there (``first``: the first runs, as :func:`run_figures` keeps
+    them); prints the medians."""
     import statistics
 
+    per = [[run[:2]] for run in first]
+    for _ in range(args.repeat - 1):
+        for i, work in enumerate(works.values()):
+            wall = noop(work, args)[1]
+            per[i].append((wall, LAST_CPU[0]))
+    runs = [(statistics.median(w for w, _ in p), statistics.median(c for _, c in p),
+             os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w, _ in p)) for p in per]
+    figure = f"no-op snakemake, median of {args.repeat}"
+    if len(runs) == 1:
+        LAST_CPU[0] = runs[0][1]
+        report(figure, runs[0][0], runs[0][2], runs[0][3])
+    else:
+        compare(figure, runs)
+
+
+def repeat_repro(works: dict[str, Path], times: int) -> None:
+    """Step 4 again in each workspace in turn until it ran ``times`` times there, each from
+    the state of the first (run cache emptied, ``data/memo`` copied back and written to disk
+    before the clock starts; back to 90 by a full, untimed run), then the way back to 85 and
+    to 90 once more, both restored from the run cache, the second timed (step 5 again);
+    prints the medians of both."""
+    import statistics
+
+    back: dict[Path, list[tuple[float, float]]] = {}
     for _ in range(times - 1):
         for work in works.values():
             shutil.rmtree(work / ".dvc" / "cache" / "runs", ignore_errors=True)
             if _memo_copy(work).exists():
                 shutil.rmtree(work / "data" / "memo")
                 shutil.copytree(_memo_copy(work), work / "data" / "memo")
+            os.sync()
             repro(work, argparse.Namespace())
             set_param(work, "inform.fuzzy_threshold", 90)
             timed([str(BIN / "dvc"), "repro"], work)
-    runs = []
-    for work in works.values():
-        walls = [w for w, _ in REPRO_RUNS[work]]
-        runs.append((statistics.median(walls), statistics.median(c for _, c in REPRO_RUNS[work]),
-                     os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w in walls)))
-    figure = f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}"
-    if len(runs) == 1:
-        LAST_CPU[0] = runs[0][1]
-        report(figure, runs[0][0], runs[0][2], runs[0][3])
-    else:
-        compare(figure, runs)
+            set_param(work, "inform.fuzzy_threshold", 85)
+            timed([str(BIN / "dvc"), "repro"], work)
+            os.sync()
+            _, wall, _, note = restore(work, argparse.Namespace())
+            if not note.startswith("run 0,"):
+                print(f"    note: a restore of {work.name} ran stages ({note})")
+            back.setdefault(work, []).append((wall, LAST_CPU[0]))
+    for figure, per in ((f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}",
+                         REPRO_RUNS),
+                        (f"dvc repro back to 90, from the run cache, median of {times - 1} more",
+                         back)):
+        runs = []
+        for work in works.values():
+            walls = [w for w, _ in per[work]]
+            runs.append((statistics.median(walls), statistics.median(c for _, c in per[work]),
+                         os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w in walls)))
+        if len(runs) == 1:
+            LAST_CPU[0] = runs[0][1]
+            report(figure, runs[0][0], runs[0][2], runs[0][3])
+        else:
+            compare(figure, runs)
 
 
 #: The pipeline figures in order (each needs the ones before it in its workspace; ``status``

@@ -34,7 +34,7 @@ text is made, never the text.
 from __future__ import annotations
 
 import hashlib
-import json
+import pickle
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -64,16 +64,16 @@ class FillMemo:
     @staticmethod
     def key(did: str, turns: Sequence[Mapping[str, Any]], context: Any) -> str | None:
         """The digest (hex) of one dialogue's fill inputs: its id, each turn's response, state
-        and active domains (in their own order) and ``context`` (JSON: the fill's mode, the
-        venues heard, the domains given); None when they are not JSON (not memoized)."""
+        and active domains (in their own order) and ``context`` (the fill's mode, the venues
+        heard, the domains given), by their pickle (exact on types: equal inputs of other
+        types only cost a fill); None when they cannot be pickled (not memoized)."""
         inputs = [did, [[t.get("response"), t.get("state"), t.get("active_domains")]
                         for t in turns], context]
         try:
-            text = json.dumps(inputs, ensure_ascii=False)
-        except (TypeError, ValueError):
+            data = pickle.dumps(inputs, protocol=5)
+        except Exception:  # noqa: BLE001 (not kept: filled as always)
             return None
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
-                               digest_size=20).hexdigest()
+        return hashlib.blake2b(data, digest_size=20).hexdigest()
 
     def lookup(self, key: str, db: VenueDatabase) -> list[str] | None:
         """The stored responses of ``key`` when every query of its entry gives the same answer
