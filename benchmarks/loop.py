@@ -10,8 +10,7 @@
 5. back to 90 and ``dvc repro`` (the run cache restores every stage); with ``--repeat N``,
    step 4 again until it has run N times in each workspace, each time from the same state
    (DVC's run cache emptied, ``data/memo`` as the cold run left it and written to disk; the
-   way back to 90 is then a full run, not timed), each followed by a restore (to 85 and back
-   to 90 from the run cache, the second timed), and the medians (a single run moves by a
+   way back to 90 is then a full run, not timed), and its median (a single run moves by a
    second or two on a shared machine, which is a tenth of the figure);
 6. unless ``--skip-tests``: the README's test command (``make test``) in another fresh clone
    (this checkout's venv linked in, ``make -o .venv/.installed``: setup excluded), and
@@ -347,12 +346,9 @@ def repeat_noop(works: dict[str, Path], args: argparse.Namespace,
 def repeat_repro(works: dict[str, Path], times: int) -> None:
     """Step 4 again in each workspace in turn until it ran ``times`` times there, each from
     the state of the first (run cache emptied, ``data/memo`` copied back and written to disk
-    before the clock starts; back to 90 by a full, untimed run), then the way back to 85 and
-    to 90 once more, both restored from the run cache, the second timed (step 5 again);
-    prints the medians of both."""
+    before the clock starts; back to 90 by a full, untimed run); prints the medians."""
     import statistics
 
-    back: dict[Path, list[tuple[float, float]]] = {}
     for _ in range(times - 1):
         for work in works.values():
             shutil.rmtree(work / ".dvc" / "cache" / "runs", ignore_errors=True)
@@ -363,27 +359,17 @@ def repeat_repro(works: dict[str, Path], times: int) -> None:
             repro(work, argparse.Namespace())
             set_param(work, "inform.fuzzy_threshold", 90)
             timed([str(BIN / "dvc"), "repro"], work)
-            set_param(work, "inform.fuzzy_threshold", 85)
-            timed([str(BIN / "dvc"), "repro"], work)
-            os.sync()
-            _, wall, _, note = restore(work, argparse.Namespace())
-            if not note.startswith("run 0,"):
-                print(f"    note: a restore of {work.name} ran stages ({note})")
-            back.setdefault(work, []).append((wall, LAST_CPU[0]))
-    for figure, per in ((f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}",
-                         REPRO_RUNS),
-                        (f"dvc repro back to 90, from the run cache, median of {times - 1} more",
-                         back)):
-        runs = []
-        for work in works.values():
-            walls = [w for w, _ in per[work]]
-            runs.append((statistics.median(walls), statistics.median(c for _, c in per[work]),
-                         os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w in walls)))
-        if len(runs) == 1:
-            LAST_CPU[0] = runs[0][1]
-            report(figure, runs[0][0], runs[0][2], runs[0][3])
-        else:
-            compare(figure, runs)
+    runs = []
+    for work in works.values():
+        walls = [w for w, _ in REPRO_RUNS[work]]
+        runs.append((statistics.median(walls), statistics.median(c for _, c in REPRO_RUNS[work]),
+                     os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w in walls)))
+    figure = f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}"
+    if len(runs) == 1:
+        LAST_CPU[0] = runs[0][1]
+        report(figure, runs[0][0], runs[0][2], runs[0][3])
+    else:
+        compare(figure, runs)
 
 
 #: The pipeline figures in order (each needs the ones before it in its workspace; ``status``
