@@ -326,29 +326,18 @@ def repeat_noop(works: dict[str, Path], args: argparse.Namespace,
     """Step 2's no-op ``snakemake`` again in each workspace in turn until it ran
     ``args.repeat`` times there (``first``: the first runs, as :func:`run_figures` keeps
     them); prints the medians."""
-    import statistics
-
     per = [[run[:2]] for run in first]
     for _ in range(args.repeat - 1):
         for i, work in enumerate(works.values()):
             wall = noop(work, args)[1]
             per[i].append((wall, LAST_CPU[0]))
-    runs = [(statistics.median(w for w, _ in p), statistics.median(c for _, c in p),
-             os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w, _ in p)) for p in per]
-    figure = f"no-op snakemake, median of {args.repeat}"
-    if len(runs) == 1:
-        LAST_CPU[0] = runs[0][1]
-        report(figure, runs[0][0], runs[0][2], runs[0][3])
-    else:
-        compare(figure, runs)
+    report_medians(f"no-op snakemake, median of {args.repeat}", per)
 
 
 def repeat_repro(works: dict[str, Path], times: int) -> None:
     """Step 4 again in each workspace in turn until it ran ``times`` times there, each from
     the state of the first (run cache emptied, ``data/memo`` copied back and written to disk
     before the clock starts; back to 90 by a full, untimed run); prints the medians."""
-    import statistics
-
     for _ in range(times - 1):
         for work in works.values():
             shutil.rmtree(work / ".dvc" / "cache" / "runs", ignore_errors=True)
@@ -359,12 +348,17 @@ def repeat_repro(works: dict[str, Path], times: int) -> None:
             repro(work, argparse.Namespace())
             set_param(work, "inform.fuzzy_threshold", 90)
             timed([str(BIN / "dvc"), "repro"], work)
-    runs = []
-    for work in works.values():
-        walls = [w for w, _ in REPRO_RUNS[work]]
-        runs.append((statistics.median(walls), statistics.median(c for _, c in REPRO_RUNS[work]),
-                     os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w in walls)))
-    figure = f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}"
+    report_medians(f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}",
+                   [REPRO_RUNS[work] for work in works.values()])
+
+
+def report_medians(figure: str, per: list[list[tuple[float, float]]]) -> None:
+    """Print ``figure`` as the medians of repeated runs, ``per``: ``[(wall, CPU seconds)]``
+    of each workspace (the baseline first), with every run's wall seconds."""
+    import statistics
+
+    runs = [(statistics.median(w for w, _ in p), statistics.median(c for _, c in p),
+             os.getloadavg()[0], "runs " + ", ".join(f"{w:.1f}" for w, _ in p)) for p in per]
     if len(runs) == 1:
         LAST_CPU[0] = runs[0][1]
         report(figure, runs[0][0], runs[0][2], runs[0][3])
