@@ -8,10 +8,11 @@
 4. ``inform.fuzzy_threshold`` 90 -> 85 and ``dvc repro``: wall seconds and the stages run
    (after the table, each stage's seconds: where a regression sits);
 5. back to 90 and ``dvc repro`` (the run cache restores every stage); with ``--repeat N``,
-   step 4 again until it has run N times in each workspace, each time from the same state
-   (DVC's run cache emptied, ``data/memo`` as the cold run left it and written to disk; the
-   way back to 90 is then a full run, not timed), and its median (a single run moves by a
-   second or two on a shared machine, which is a tenth of the figure);
+   steps 4 and 5 again until each has run N times in each workspace, each time from the same
+   state (DVC's run cache and ``data/memo`` as ``mwzrepro record`` left them, the memo written
+   to disk: step 4 runs every stage again and step 5 restores them from the entries that
+   ``mwzrepro record`` saved), and their medians (a single run moves by a second or two on a
+   shared machine, which is a tenth of the figure);
 6. unless ``--skip-tests``: the README's test command (``make test``) in another fresh clone
    (this checkout's venv linked in, ``make -o .venv/.installed``: setup excluded), and
    ``make test-fast`` (skipped with a message when the Makefile has no such target).
@@ -132,8 +133,8 @@ def main() -> None:
                         help="Run only these pipeline figures (a reduced set: 'cold' is "
                              "always run, the others need its workspace).")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
-                        help="Run the threshold change N times in each workspace, in turn, "
-                             "and print the median too (step 5).")
+                        help="Run the threshold change and the restore N times in each workspace, "
+                             "in turn, and print their medians too (step 5).")
     parser.add_argument("--dry-run", action="store_true",
                         help="Prepare the workspaces and print the steps, run nothing.")
     args = parser.parse_args()
@@ -269,13 +270,31 @@ STAGE_SECONDS: dict[Path, list[list[tuple[str, float, float]]]] = {}
 REPRO_RUNS: dict[Path, list[tuple[float, float]]] = {}
 
 
+#: ``{workspace: [(wall, CPU seconds)]}`` of every timed restore (``--repeat``).
+RESTORE_RUNS: dict[Path, list[tuple[float, float]]] = {}
+
+
 def _memo_copy(work: Path) -> Path:
     return work.parent / f"{work.name}.memo"
+
+
+def _runs_copy(work: Path) -> Path:
+    return work.parent / f"{work.name}.runs"
+
+
+def _copy_back(copy: Path, where: Path) -> None:
+    """``where`` replaced by the copy ``copy`` made of it (nothing if there is no copy)."""
+    if copy.exists():
+        shutil.rmtree(where, ignore_errors=True)
+        shutil.copytree(copy, where)
 
 
 def repro(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     if (work / "data" / "memo").is_dir() and not _memo_copy(work).exists():
         shutil.copytree(work / "data" / "memo", _memo_copy(work))  # as the cold run left it
+    runs = work / ".dvc" / "cache" / "runs"  # DVC's run cache as `mwzrepro record` left it
+    if runs.is_dir() and not _runs_copy(work).exists():
+        shutil.copytree(runs, _runs_copy(work))
     set_param(work, "inform.fuzzy_threshold", 85)
     load = os.getloadavg()[0]
     wall, LAST_CPU[0], code, lines = streamed([str(BIN / "dvc"), "repro"], work)
@@ -316,6 +335,7 @@ def stage_table(works: dict[str, Path]) -> None:
 def restore(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
     set_param(work, "inform.fuzzy_threshold", 90)
     wall, load, out = timed([str(BIN / "dvc"), "repro"], work)
+    RESTORE_RUNS.setdefault(work, []).append((wall, LAST_CPU[0]))
     return ("dvc repro back to 90, from the run cache", wall, load,
             f"run {len(stages(RUNNING_STAGE, out))}, "
             f"from the run cache {len(stages(CACHED_STAGE, out))}")
@@ -335,21 +355,23 @@ def repeat_noop(works: dict[str, Path], args: argparse.Namespace,
 
 
 def repeat_repro(works: dict[str, Path], times: int) -> None:
-    """Step 4 again in each workspace in turn until it ran ``times`` times there, each from
-    the state of the first (run cache emptied, ``data/memo`` copied back and written to disk
-    before the clock starts; back to 90 by a full, untimed run); prints the medians."""
+    """Steps 4 and 5 again in each workspace in turn until each ran ``times`` times there,
+    each from the state of the first (DVC's run cache and ``data/memo`` copied back as
+    ``mwzrepro record`` left them, written to disk before the clock starts); prints the
+    medians of both."""
     for _ in range(times - 1):
         for work in works.values():
-            shutil.rmtree(work / ".dvc" / "cache" / "runs", ignore_errors=True)
-            if _memo_copy(work).exists():
-                shutil.rmtree(work / "data" / "memo")
-                shutil.copytree(_memo_copy(work), work / "data" / "memo")
+            _copy_back(_runs_copy(work), work / ".dvc" / "cache" / "runs")
+            _copy_back(_memo_copy(work), work / "data" / "memo")
             os.sync()
             repro(work, argparse.Namespace())
-            set_param(work, "inform.fuzzy_threshold", 90)
-            timed([str(BIN / "dvc"), "repro"], work)
+            note = restore(work, argparse.Namespace())[3]
+            if not note.startswith("run 0,"):
+                print(f"restore in {work.name} ran stages again: {note}", flush=True)
     report_medians(f"dvc repro after inform.fuzzy_threshold 90 -> 85, median of {times}",
                    [REPRO_RUNS[work] for work in works.values()])
+    report_medians(f"dvc repro back to 90, from the run cache, median of {times}",
+                   [RESTORE_RUNS[work] for work in works.values()])
 
 
 def report_medians(figure: str, per: list[list[tuple[float, float]]]) -> None:

@@ -103,8 +103,9 @@ class DialogueScoreMemo:
 
 
 def _key(key: str, evaluator: ScoringContext) -> tuple:
-    return (key, evaluator.standard.placeholders, evaluator.domain_source,
-            evaluator.allow_missing_turns, tuple(evaluator.settings))
+    from mwzrepro.scorer.lexicalized.prepared_memo import preparation_settings
+
+    return (key, *preparation_settings(evaluator), tuple(evaluator.settings))
 
 
 def load_scores(directory: Path, label: str, key: str, evaluator: ScoringContext,

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
     from mwzrepro.scorer.inputs import PreparedInput
 
-__all__ = ["PreparedMemo", "load_prepared", "save_prepared"]
+__all__ = ["PreparedMemo", "load_prepared", "preparation_settings", "save_prepared"]
 
 #: One dialogue's preparation: ``(its rows as one list per column of PREDICTION_COLUMNS,
 #: its prepared dialogue or None without turns, its links, the deleted placeholders' counts,
@@ -53,7 +53,9 @@ __all__ = ["PreparedMemo", "load_prepared", "save_prepared"]
 Entry = tuple[tuple[list, ...], "dict[str, list] | None", list, tuple, tuple[str, str]]
 
 
-def _settings(evaluator: ScoringContext) -> tuple[str, str, bool]:
+def preparation_settings(evaluator: ScoringContext) -> tuple[str, str, bool]:
+    """The evaluator's settings that a preparation depends on: ``(placeholder dialect,
+    domain source, whether missing turns are allowed)``; part of every memo file's key."""
     return (evaluator.standard.placeholders, evaluator.domain_source,
             evaluator.allow_missing_turns)
 
@@ -106,7 +108,7 @@ class PreparedMemo:
                 or any(len(v) > expected[d] for d, v in zip(ids, shaped.values()))):
             return evaluator._prepare(data, source)
         lex = lex_state_source(shaped)
-        context = (_settings(evaluator), states.pop(), domains.pop(), lex)
+        context = (preparation_settings(evaluator), states.pop(), domains.pop(), lex)
         keys = {raw: _digest(raw, v, context) for raw, v in shaped.items()}
         missing = {raw: v for raw, v in shaped.items()
                    if keys[raw] is None or keys[raw] not in self.entries}
@@ -203,7 +205,8 @@ def load_prepared(directory: Path, label: str, key: str, evaluator: ScoringConte
     evaluator's settings; empty when there is none, it is of another key, or damaged."""
     from mwzrepro.scorer.lexicalized.grounded_memo import read_row
 
-    return PreparedMemo(read_row(directory, "prepared", label, (key, _settings(evaluator))))
+    key_of_file = (key, preparation_settings(evaluator))
+    return PreparedMemo(read_row(directory, "prepared", label, key_of_file))
 
 
 def save_prepared(memo: PreparedMemo, directory: Path, label: str, key: str,
@@ -211,4 +214,4 @@ def save_prepared(memo: PreparedMemo, directory: Path, label: str, key: str,
     """Keep the entries the row used (:attr:`PreparedMemo.used`), atomically."""
     from mwzrepro.scorer.lexicalized.grounded_memo import write_row
 
-    write_row(directory, "prepared", label, (key, _settings(evaluator)), memo.used)
+    write_row(directory, "prepared", label, (key, preparation_settings(evaluator)), memo.used)
