@@ -283,9 +283,10 @@ def _runs_copy(work: Path) -> Path:
 
 
 def _copy_back(copy: Path, where: Path) -> None:
-    """``where`` replaced by the copy ``copy`` made of it (nothing if there is no copy)."""
+    """``where`` as it was when :func:`repro` first ran: replaced by the copy ``copy`` made of
+    it then, or removed if there was nothing to copy."""
+    shutil.rmtree(where, ignore_errors=True)
     if copy.exists():
-        shutil.rmtree(where, ignore_errors=True)
         shutil.copytree(copy, where)
 
 
