@@ -274,28 +274,34 @@ REPRO_RUNS: dict[Path, list[tuple[float, float]]] = {}
 RESTORE_RUNS: dict[Path, list[tuple[float, float]]] = {}
 
 
-def _memo_copy(work: Path) -> Path:
-    return work.parent / f"{work.name}.memo"
+#: What each repeated threshold change starts from, as the first found it (``mwzrepro record``
+#: had just run): ``(path in the workspace, suffix of its copy beside the workspace)``.
+KEPT_STATE = (("data/memo", "memo"), (".dvc/cache/runs", "runs"))
 
 
-def _runs_copy(work: Path) -> Path:
-    return work.parent / f"{work.name}.runs"
+def _copy(work: Path, suffix: str) -> Path:
+    return work.parent / f"{work.name}.{suffix}"
 
 
-def _copy_back(copy: Path, where: Path) -> None:
-    """``where`` as it was when :func:`repro` first ran: replaced by the copy ``copy`` made of
-    it then, or removed if there was nothing to copy."""
-    shutil.rmtree(where, ignore_errors=True)
-    if copy.exists():
-        shutil.copytree(copy, where)
+def keep_state(work: Path) -> None:
+    """Copy each directory of :data:`KEPT_STATE` beside the workspace, the first time only."""
+    for path, suffix in KEPT_STATE:
+        if (work / path).is_dir() and not _copy(work, suffix).exists():
+            shutil.copytree(work / path, _copy(work, suffix))
+
+
+def put_back_state(work: Path) -> None:
+    """Each directory of :data:`KEPT_STATE` as :func:`keep_state` found it: its copy, or
+    removed if there was none; then written to disk."""
+    for path, suffix in KEPT_STATE:
+        shutil.rmtree(work / path, ignore_errors=True)
+        if _copy(work, suffix).exists():
+            shutil.copytree(_copy(work, suffix), work / path)
+    os.sync()
 
 
 def repro(work: Path, args: argparse.Namespace) -> tuple[str, float, float, str]:
-    if (work / "data" / "memo").is_dir() and not _memo_copy(work).exists():
-        shutil.copytree(work / "data" / "memo", _memo_copy(work))  # as the cold run left it
-    runs = work / ".dvc" / "cache" / "runs"  # DVC's run cache as `mwzrepro record` left it
-    if runs.is_dir() and not _runs_copy(work).exists():
-        shutil.copytree(runs, _runs_copy(work))
+    keep_state(work)
     set_param(work, "inform.fuzzy_threshold", 85)
     load = os.getloadavg()[0]
     wall, LAST_CPU[0], code, lines = streamed([str(BIN / "dvc"), "repro"], work)
@@ -362,9 +368,7 @@ def repeat_repro(works: dict[str, Path], times: int) -> None:
     medians of both."""
     for _ in range(times - 1):
         for work in works.values():
-            _copy_back(_runs_copy(work), work / ".dvc" / "cache" / "runs")
-            _copy_back(_memo_copy(work), work / "data" / "memo")
-            os.sync()
+            put_back_state(work)
             repro(work, argparse.Namespace())
             note = restore(work, argparse.Namespace())[3]
             if not note.startswith("run 0,"):

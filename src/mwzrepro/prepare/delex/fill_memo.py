@@ -33,11 +33,10 @@ text is made, never the text.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mwzrepro.core.pickle_digest import pickle_digest
 from mwzrepro.core.query_log import Query, QueryRecorder, answers_hold, replayable
 from mwzrepro.core.venue_database import VenueDatabase
 
@@ -69,11 +68,8 @@ class FillMemo:
         types only cost a fill); None when they cannot be pickled (not memoized)."""
         inputs = [did, [[t.get("response"), t.get("state"), t.get("active_domains")]
                         for t in turns], context]
-        try:
-            data = pickle.dumps(inputs, protocol=5)
-        except Exception:  # noqa: BLE001 (not kept: filled as always)
-            return None
-        return hashlib.blake2b(data, digest_size=20).hexdigest()
+        digest = pickle_digest(inputs, 20)
+        return None if digest is None else digest.hex()
 
     def lookup(self, key: str, db: VenueDatabase) -> list[str] | None:
         """The stored responses of ``key`` when every query of its entry gives the same answer

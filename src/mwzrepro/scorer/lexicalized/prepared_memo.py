@@ -34,12 +34,12 @@ used in its last run, under the grounded memo's key and the evaluator's settings
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from mwzrepro.core.pickle_digest import pickle_digest
 
 if TYPE_CHECKING:
     from mwzrepro.scorer.context import ScoringContext
@@ -126,13 +126,9 @@ class PreparedMemo:
 
 
 def _digest(raw: Any, turns: list, context: Any) -> bytes | None:
-    """A digest of one dialogue's id, turns and ``context`` (the pickle is exact on types; a
-    structure shared differently only costs a recomputation); None: not picklable."""
-    try:
-        data = pickle.dumps((str(raw), turns, context), protocol=5)
-    except Exception:  # noqa: BLE001 (not kept: prepared as always)
-        return None
-    return hashlib.blake2b(data, digest_size=16).digest()
+    """The digest of one dialogue's id, turns and ``context``
+    (:func:`~mwzrepro.core.pickle_digest.pickle_digest`); None: not picklable."""
+    return pickle_digest((str(raw), turns, context), 16)
 
 
 def _prepare_apart(evaluator: ScoringContext, data: dict[str, list], source: str, lex: str
@@ -199,14 +195,17 @@ def _assembled(pieces: dict[str, Entry], ids: list[str], expected: Mapping[str, 
                          coverage, unknown, links)
 
 
+def _key(key: str, evaluator: ScoringContext) -> tuple:
+    return (key, preparation_settings(evaluator))
+
+
 def load_prepared(directory: Path, label: str, key: str, evaluator: ScoringContext
                   ) -> PreparedMemo:
     """The memo of row ``label`` in the grounded memo ``directory`` under ``key`` and the
     evaluator's settings; empty when there is none, it is of another key, or damaged."""
     from mwzrepro.scorer.lexicalized.grounded_memo import read_row
 
-    key_of_file = (key, preparation_settings(evaluator))
-    return PreparedMemo(read_row(directory, "prepared", label, key_of_file))
+    return PreparedMemo(read_row(directory, "prepared", label, _key(key, evaluator)))
 
 
 def save_prepared(memo: PreparedMemo, directory: Path, label: str, key: str,
@@ -214,4 +213,4 @@ def save_prepared(memo: PreparedMemo, directory: Path, label: str, key: str,
     """Keep the entries the row used (:attr:`PreparedMemo.used`), atomically."""
     from mwzrepro.scorer.lexicalized.grounded_memo import write_row
 
-    write_row(directory, "prepared", label, (key, preparation_settings(evaluator)), memo.used)
+    write_row(directory, "prepared", label, _key(key, evaluator), memo.used)
